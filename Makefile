@@ -1,0 +1,30 @@
+# Two entry points: `make demo` (main job) and `make test` (whole suite). Each creates .venv when missing.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+PIP := $(VENV)/bin/python -m pip install --quiet --disable-pip-version-check --no-deps
+CORE := $(VENV)/.installed-core
+TEST := $(VENV)/.installed-test
+
+.PHONY: demo test bench clean
+
+demo: $(CORE)
+	$(VENV)/bin/stratpol plan domains/gripper/domain.pddl domains/gripper/instances/gripper-10.pddl
+
+test: $(TEST)
+	$(VENV)/bin/python -m pytest -q
+
+bench: $(CORE)
+	$(VENV)/bin/stratpol bench planning
+
+$(CORE): pyproject.toml requirements/core.txt
+	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
+	$(PIP) -r requirements/core.txt
+	$(PIP) -e .
+	touch $@
+
+$(TEST): $(CORE) requirements/test.txt requirements/neural.txt
+	$(PIP) -r requirements/test.txt -r requirements/neural.txt
+	touch $@
+
+clean:
+	rm -rf $(VENV) build src/*.egg-info

@@ -1,0 +1,1 @@
+"""Neural add-ons of stratpol: relational GNN policies and WL transition models (extra `neural`)."""

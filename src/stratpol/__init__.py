@@ -1,0 +1,3 @@
+"""stratpol: general policies for classical planning, learned and certified."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,71 @@
+"""The domain registry: every folder `domains/<name>/` with a `domain.pddl` is a domain.
+
+A user adds a domain by adding a folder. `STRATPOL_DOMAINS` points at another folder of them.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+from stratpol.errors import InputError
+from stratpol.planning import Domain
+
+
+def domains_root() -> Path:
+    """The folder holding the domain folders."""
+    configured = os.environ.get("STRATPOL_DOMAINS")
+    if configured:
+        return Path(configured)
+    return Path(__file__).resolve().parents[3] / "domains"
+
+
+def domain_names() -> list[str]:
+    root = domains_root()
+    return sorted(p.name for p in root.iterdir() if (p / "domain.pddl").is_file()) if root.is_dir() else []
+
+
+@dataclass(frozen=True)
+class DomainFolder:
+    """One domain's folder: its PDDL domain, its generator, its bundled instances."""
+
+    name: str
+    path: Path
+
+    @property
+    def domain_file(self) -> Path:
+        return self.path / "domain.pddl"
+
+    @cached_property
+    def domain(self) -> Domain:
+        return Domain(self.domain_file)
+
+    def instance_files(self) -> list[Path]:
+        """Bundled instances under `instances/`, in name order."""
+        folder = self.path / "instances"
+        return sorted(folder.glob("*.pddl")) if folder.is_dir() else []
+
+    @cached_property
+    def generator(self) -> Callable[..., str]:
+        """The `generate(**arguments, seed=...) -> str` function of the folder's generator.py."""
+        source = self.path / "generator.py"
+        if not source.is_file():
+            raise InputError("domain has no generator.py", self.path)
+        spec = importlib.util.spec_from_file_location(f"stratpol_domains.{self.name.replace('-', '_')}", source)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        if not callable(getattr(module, "generate", None)):
+            raise InputError("generator.py defines no generate() function", source)
+        return module.generate
+
+
+def domain_folder(name: str) -> DomainFolder:
+    path = domains_root() / name
+    if not (path / "domain.pddl").is_file():
+        known = ", ".join(domain_names()) or "none"
+        raise InputError(f"unknown domain {name!r} (known: {known})")
+    return DomainFolder(name, path)

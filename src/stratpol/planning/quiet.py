@@ -1,0 +1,45 @@
+"""Keep the C++ libraries quiet: their prints go to file descriptors, not to sys.stdout."""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import ctypes
+import os
+import sys
+from collections.abc import Iterator
+
+_libc = ctypes.CDLL(None)
+
+
+@contextlib.contextmanager
+def silenced_stdout() -> Iterator[None]:
+    """Send everything written to file descriptor 1 inside the block to /dev/null."""
+    sys.stdout.flush()
+    _libc.fflush(None)
+    saved = os.dup(1)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.close(devnull)
+    try:
+        yield
+    finally:
+        _libc.fflush(None)
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
+def _close_stderr() -> None:
+    sys.stderr.flush()
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 2)
+
+
+def silence_interpreter_exit() -> None:
+    """Drop what nanobind prints about leaked objects while the interpreter shuts down.
+
+    pymimir's Python subclasses of C++ interfaces (our search-limit hooks) make nanobind list
+    hundreds of "leaked function" lines at exit; they are harmless. atexit handlers run before
+    that check, so closing stderr there hides them and nothing else.
+    """
+    atexit.register(_close_stderr)

@@ -1,0 +1,54 @@
+"""Shared fixtures: the bundled domains and small instances built from their generators."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from stratpol.generation import domain_folder
+from stratpol.planning import Domain, Instance
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.fixture(scope="session")
+def gripper() -> Domain:
+    return domain_folder("gripper").domain
+
+
+@pytest.fixture(scope="session")
+def blocksworld() -> Domain:
+    return domain_folder("blocksworld").domain
+
+
+@pytest.fixture(scope="session")
+def oneway() -> Domain:
+    return Domain(DATA / "gripper-oneway.pddl")
+
+
+def gripper_instance(domain: Domain, balls: int) -> Instance:
+    return domain.instance_from_text(domain_folder("gripper").generator(balls=balls))
+
+
+def blocks_instance(domain: Domain, blocks: int, seed: int) -> Instance:
+    return domain.instance_from_text(domain_folder("blocksworld").generator(blocks=blocks, seed=seed))
+
+
+def oneway_instance(domain: Domain, balls: int) -> Instance:
+    names = " ".join(f"ball{i}" for i in range(1, balls + 1))
+    at = " ".join(f"(at ball{i} rooma)" for i in range(1, balls + 1))
+    goal = " ".join(f"(at ball{i} roomb)" for i in range(1, balls + 1))
+    return domain.instance_from_text(
+        f"(define (problem oneway-{balls}) (:domain gripper-oneway)"
+        f" (:objects left right - gripper {names} - ball)"
+        f" (:init (at-robby rooma) (free left) (free right) {at})"
+        f" (:goal (and {goal})))"
+    )
+
+
+def blocks_text(init: list[str], goal: list[str], blocks: list[str]) -> str:
+    return (
+        f"(define (problem hand) (:domain blocksworld) (:objects {' '.join(blocks)})"
+        f" (:init (arm-empty) {' '.join(init)}) (:goal (and {' '.join(goal)})))"
+    )
