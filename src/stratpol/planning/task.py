@@ -115,7 +115,7 @@ class Domain:
         self.text = _read_text(self.path, "domain")
         try:
             with silenced_stdout():
-                self._mimir = pymimir.Domain(self.path)
+                self._mimir = pymimir.Domain(_with_typing_requirement(self.text) or self.path)
         except RuntimeError as error:
             raise _parse_error(error, self.path) from None
         self.name: str = self._mimir.get_name()
@@ -142,7 +142,7 @@ class Domain:
     def _instance(self, text: str, source: Path | str) -> Instance:
         # pymimir parses files with comments, but fails on comments in text it is given
         # directly; blanking them keeps the line numbers of its error messages.
-        parsed = source if isinstance(source, Path) else _COMMENT.sub(lambda c: " " * len(c.group()), text)
+        parsed = source if isinstance(source, Path) else _blank_comments(text)
         try:
             with silenced_stdout():
                 problem = pymimir.Problem(self._mimir, parsed)
@@ -175,9 +175,10 @@ class Instance:
             _atom(a) for a in problem.get_initial_atoms(ignore_fluent=True, ignore_derived=True)
             if a.get_predicate().get_name() not in _IMPLICIT_PREDICATES
         )
-        self.goal: tuple[GoalLiteral, ...] = tuple(
-            GoalLiteral(_atom(lit.get_atom()), lit.get_polarity()) for lit in problem.get_goal_condition()
-        )
+        self.goal: tuple[GoalLiteral, ...] = tuple(sorted(
+            (GoalLiteral(_atom(lit.get_atom()), lit.get_polarity()) for lit in problem.get_goal_condition()),
+            key=lambda lit: (lit.atom, lit.positive),
+        ))
         self._goal_condition = problem.get_goal_condition()
         self._simple_goal = not (
             list(advanced.get_derived_goal_literals()) or list(advanced.get_goal_numeric_constraints())
@@ -310,6 +311,26 @@ class Instance:
 
     def __repr__(self) -> str:
         return f"Instance({self.name!r}, {len(self.objects)} objects)"
+
+
+def _blank_comments(text: str) -> str:
+    return _COMMENT.sub(lambda comment: " " * len(comment.group()), text)
+
+
+def _with_typing_requirement(domain_text: str) -> str | None:
+    """The domain text with `:typing` added to its requirements, or None if it has it already.
+
+    IPC problem files of untyped domains often declare `b1 b2 - object`; pymimir rejects that
+    unless the domain requires :typing, which changes nothing else for an untyped domain.
+    """
+    try:
+        block = sexpr.keyword_block(domain_text, ":requirements")
+    except ValueError:
+        return None
+    if ":typing" in domain_text[block.start:block.end].lower():
+        return None
+    patched = domain_text[:block.end - 1] + " :typing" + domain_text[block.end - 1:]
+    return _blank_comments(patched)
 
 
 def _declared_types(domain_text: str) -> tuple[str, ...]:
