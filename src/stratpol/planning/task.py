@@ -104,7 +104,7 @@ def _parse_error(error: RuntimeError, path: Path | str) -> InputError:
     detail = re.search(r"Error! (.*)", text)
     message = detail.group(1) if detail else text.splitlines()[0] if text else "cannot parse"
     where = f" (line {line.group(1)})" if line else ""
-    return InputError(f"PDDL error{where}: {message.strip()}", path)
+    return InputError(f"PDDL error{where}: {message.strip().rstrip(':')}", path)
 
 
 class Domain:

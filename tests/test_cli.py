@@ -1,0 +1,56 @@
+"""The `stratpol` command as a user runs it: output, exit codes, one-line errors."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from stratpol.planning import Domain
+from stratpol.planning.plans import read_plan, validate_plan
+
+ROOT = Path(__file__).resolve().parents[1]
+GRIPPER = ROOT / "domains" / "gripper"
+
+
+def stratpol(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "stratpol.cli", *map(str, args)],
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("planner", ["siw", "gbfs", "lama-first"])
+def test_plan_prints_a_valid_plan_and_writes_it(planner, tmp_path):
+    out = tmp_path / "plan.ipc"
+    run = stratpol("plan", GRIPPER / "domain.pddl", GRIPPER / "instances" / "gripper-4.pddl",
+                   "--planner", planner, "--out", out)
+    assert run.returncode == 0, run.stderr
+    assert run.stderr == ""  # nothing from the C++ libraries reaches the terminal
+    assert "Plan valid" in run.stdout.splitlines()[-1]
+    instance = Domain(GRIPPER / "domain.pddl").load_instance(GRIPPER / "instances" / "gripper-4.pddl")
+    assert validate_plan(instance, read_plan(out)).valid
+
+
+def test_validate_says_why_a_plan_is_invalid(tmp_path):
+    plan = tmp_path / "bad.plan"
+    plan.write_text("(pick ball1 rooma left)\n(drop ball1 roomb left)\n")
+    run = stratpol("validate", GRIPPER / "domain.pddl", GRIPPER / "instances" / "gripper-2.pddl", plan)
+    assert run.returncode == 1
+    assert run.stdout.strip() == f"{plan}: invalid: step 2: precondition of (drop ball1 roomb left) does not hold"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["plan", GRIPPER / "domain.pddl", "missing.pddl"], "missing.pddl: problem file not found"),
+    (["plan", GRIPPER / "domain.pddl", GRIPPER / "domain.pddl"], "domain.pddl: PDDL error (line 2)"),
+    (["plan", GRIPPER / "domain.pddl", GRIPPER / "instances" / "gripper-2.pddl", "--planner", "nope"],
+     "unknown planner 'nope'"),
+    (["plan", GRIPPER / "domain.pddl"], "the following arguments are required: problem"),
+    (["validate", GRIPPER / "domain.pddl", GRIPPER / "instances" / "gripper-2.pddl", "none.plan"],
+     "none.plan: plan file not found"),
+])
+def test_user_mistakes_are_one_line_and_exit_2(args, message):
+    run = stratpol(*args)
+    assert run.returncode == 2
+    assert len(run.stderr.splitlines()) == 1 and message in run.stderr and "Traceback" not in run.stderr
+    assert run.stdout == ""
