@@ -9,6 +9,11 @@ from __future__ import annotations
 
 import random
 
+from stratpol.generation.size_model import Argument, SizeModel
+
+blocks = Argument("blocks", low=2)
+SIZE_MODEL = SizeModel([blocks], objects=blocks)
+
 
 def _towers(blocks: list[str], rng: random.Random) -> list[list[str]]:
     order = blocks[:]

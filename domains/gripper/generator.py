@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from stratpol.generation.size_model import Argument, SizeModel
+
+balls = Argument("balls", low=1)
+SIZE_MODEL = SizeModel([balls], objects=balls + 4)  # rooma, roomb, left, right
+
 
 def generate(balls: int, seed: int = 0) -> str:
     """PDDL text of the gripper instance with `balls` balls; there is nothing random to seed."""

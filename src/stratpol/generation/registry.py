@@ -11,8 +11,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from types import ModuleType
 
 from stratpol.errors import InputError
+from stratpol.generation.size_model import SizeModel
 from stratpol.planning import Domain
 
 
@@ -50,8 +52,8 @@ class DomainFolder:
         return sorted(folder.glob("*.pddl")) if folder.is_dir() else []
 
     @cached_property
-    def generator(self) -> Callable[..., str]:
-        """The `generate(**arguments, seed=...) -> str` function of the folder's generator.py."""
+    def module(self) -> ModuleType:
+        """The folder's generator.py, imported."""
         source = self.path / "generator.py"
         if not source.is_file():
             raise InputError("domain has no generator.py", self.path)
@@ -60,7 +62,18 @@ class DomainFolder:
         spec.loader.exec_module(module)
         if not callable(getattr(module, "generate", None)):
             raise InputError("generator.py defines no generate() function", source)
-        return module.generate
+        if not isinstance(getattr(module, "SIZE_MODEL", None), SizeModel):
+            raise InputError("generator.py defines no SIZE_MODEL = SizeModel(...)", source)
+        return module
+
+    @property
+    def generator(self) -> Callable[..., str]:
+        """generate(**arguments, seed=...) -> PDDL text of one instance."""
+        return self.module.generate
+
+    @property
+    def size_model(self) -> SizeModel:
+        return self.module.SIZE_MODEL
 
 
 def domain_folder(name: str) -> DomainFolder:
