@@ -55,3 +55,11 @@ def generate(blocks: int, seed: int = 42) -> str:
   (:goal (and
     {nl.join(goal)})))
 """
+
+
+BENCHMARKS = ("ipc2023/blocksworld",)
+
+
+def header_arguments(header: dict[str, str]) -> dict[str, int] | None:
+    """Sized arguments of an IPC 2023 file from its `;; blocks=..., seed=...` header."""
+    return {"blocks": int(header["blocks"])} if "blocks" in header else None
