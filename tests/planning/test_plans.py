@@ -76,3 +76,13 @@ def test_malformed_plan_text(text):
 def test_missing_plan_file(tmp_path):
     with pytest.raises(InputError, match="plan file not found"):
         read_plan(tmp_path / "none.plan")
+
+
+def test_names_are_case_insensitive_as_in_pddl(blocksworld):
+    instance = blocksworld.instance_from_text(
+        "(define (problem caps) (:domain blocksworld) (:objects A B)"
+        " (:init (arm-empty) (on-table A) (on-table B) (clear A) (clear B)) (:goal (on A B)))"
+    )
+    plan = parse_plan("(pickup a)\n(STACK a b)")
+    check = validate_plan(instance, plan)
+    assert check.valid, check.reason

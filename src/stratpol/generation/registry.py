@@ -23,7 +23,8 @@ def domains_root() -> Path:
     configured = os.environ.get("STRATPOL_DOMAINS")
     if configured:
         return Path(configured)
-    return Path(__file__).resolve().parents[3] / "domains"
+    # src/stratpol/domains links to the top-level domains/ folder; a wheel carries a copy
+    return Path(__file__).resolve().parents[1] / "domains"
 
 
 def domain_names() -> list[str]:

@@ -129,6 +129,7 @@ class Domain:
         )
         self.constants: tuple[str, ...] = tuple(c.get_name() for c in self._mimir.get_constants())
         self.action_names: tuple[str, ...] = tuple(a.get_name() for a in self._mimir.get_actions())
+        self._action_names = {name.lower(): name for name in self.action_names}
 
     def load_instance(self, path: str | Path) -> Instance:
         """Parse a problem file of this domain."""
@@ -171,6 +172,7 @@ class Instance:
         self._action_of_index: dict[int, GroundAction] = {}
         self.name: str = problem.get_name()
         self.objects: tuple[str, ...] = tuple(o.get_name() for o in problem.get_objects())
+        self._object_names = {name.lower(): name for name in (*domain.constants, *self.objects)}
         self.static_atoms: frozenset[Atom] = frozenset(
             _atom(a) for a in problem.get_initial_atoms(ignore_fluent=True, ignore_derived=True)
             if a.get_predicate().get_name() not in _IMPLICIT_PREDICATES
@@ -256,7 +258,11 @@ class Instance:
 
     def action(self, name: str, args: tuple[str, ...] | list[str]) -> GroundAction:
         """The ground action `(name args...)` of this instance; raises InputError for unknown names."""
-        action = GroundAction(name.lower(), tuple(a.lower() for a in args))
+        # PDDL names are case-insensitive; pymimir keeps the case of the files
+        action = GroundAction(
+            self.domain._action_names.get(name.lower(), name),
+            tuple(self._object_names.get(a.lower(), a) for a in args),
+        )
         self._resolve(action)
         return action
 
