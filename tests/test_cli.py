@@ -54,3 +54,31 @@ def test_user_mistakes_are_one_line_and_exit_2(args, message):
     assert run.returncode == 2
     assert len(run.stderr.splitlines()) == 1 and message in run.stderr and "Traceback" not in run.stderr
     assert run.stdout == ""
+
+
+def test_domains_lists_size_models():
+    run = stratpol("domains")
+    assert run.returncode == 0
+    lines = run.stdout.splitlines()
+    gripper = next(line for line in lines if line.startswith("gripper "))
+    assert gripper.split()[1] == "5" and gripper.endswith("n = balls + 4")
+
+
+def test_generate_writes_exact_sizes_and_reproduces(tmp_path):
+    first = stratpol("generate", "blocksworld", "--size", "4:5", "--count", "2", "--seed", "3", "--out", tmp_path / "a")
+    again = stratpol("generate", "blocksworld", "--size", "4:5", "--count", "2", "--seed", "3", "--out", tmp_path / "b")
+    assert first.returncode == again.returncode == 0
+    names = sorted(p.name for p in (tmp_path / "a").iterdir())
+    assert names == ["blocksworld-n004-01.pddl", "blocksworld-n004-02.pddl",
+                     "blocksworld-n005-01.pddl", "blocksworld-n005-02.pddl"]
+    for name in names:
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
+    domain = Domain(ROOT / "domains" / "blocksworld" / "domain.pddl")
+    assert len(domain.load_instance(tmp_path / "a" / "blocksworld-n005-02.pddl").objects) == 5
+
+
+def test_generate_impossible_size_is_one_line(tmp_path):
+    run = stratpol("generate", "gripper", "--size", "3", "--out", tmp_path)
+    assert run.returncode == 2 and run.stderr.strip() == (
+        "stratpol: error: domain gripper has no instance of size 3 (n = balls + 4)")
+    assert not any(tmp_path.iterdir())

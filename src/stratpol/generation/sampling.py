@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import dataclass
 
 from stratpol.errors import InputError
 from stratpol.generation.registry import DomainFolder, domain_folder
 from stratpol.generation.size_csp import inputs_of_size
+from stratpol.planning import Instance
 
 MAX_REDRAWS = 200
 
@@ -27,9 +27,14 @@ def _folder(domain: str | DomainFolder) -> DomainFolder:
     return domain if isinstance(domain, DomainFolder) else domain_folder(domain)
 
 
-def _content(text: str) -> str:
-    """The text without comments and layout, to recognise the same instance twice."""
-    return " ".join(re.sub(r";[^\n]*", " ", text).split())
+def _identity(instance: Instance) -> tuple:
+    """What makes two instances the same, whatever the order of their facts or comments."""
+    return (
+        tuple(sorted(instance.objects)),
+        tuple(sorted(instance.static_atoms)),
+        tuple(sorted(instance.initial_state.atoms)),
+        instance.goal,
+    )
 
 
 def draw_input(domain: str | DomainFolder, n: int, rng: random.Random) -> dict:
@@ -44,27 +49,25 @@ def draw_input(domain: str | DomainFolder, n: int, rng: random.Random) -> dict:
     return {**sized, **free, "seed": rng.randrange(2**31)}
 
 
-def sample(domain: str | DomainFolder, n: int, rng: random.Random, exclude: set[str] | None = None) -> GeneratedInstance:
+def sample(domain: str | DomainFolder, n: int, rng: random.Random, exclude: set[tuple] | None = None) -> GeneratedInstance:
     """An instance with exactly n objects whose initial state is not a goal state.
 
-    Inputs are redrawn when the instance is trivial or its content is in `exclude` (which
-    receives the new instance's content, so passing the same set keeps a batch distinct).
+    Inputs are redrawn when the instance is trivial or already in `exclude` (which receives
+    the new instance, so passing the same set keeps a batch distinct).
     """
     folder = _folder(domain)
     exclude = set() if exclude is None else exclude
     for _ in range(MAX_REDRAWS):
         arguments = draw_input(folder, n, rng)
         text = folder.generator(**arguments)
-        content = _content(text)
-        if content in exclude:
-            continue
         instance = folder.domain.instance_from_text(text)
         if len(instance.objects) != n:
             raise RuntimeError(f"{folder.name}: generator made {len(instance.objects)} objects "
                                f"for {arguments}, but its size model says {n}")
-        if instance.is_goal(instance.initial_state):
+        identity = _identity(instance)
+        if identity in exclude or instance.is_goal(instance.initial_state):
             continue
-        exclude.add(content)
+        exclude.add(identity)
         return GeneratedInstance(folder.name, n, arguments, text)
     raise InputError(f"domain {folder.name}: no new non-trivial instance with {n} objects "
                      f"after {MAX_REDRAWS} draws")
@@ -73,5 +76,5 @@ def sample(domain: str | DomainFolder, n: int, rng: random.Random, exclude: set[
 def sample_instances(domain: str | DomainFolder, n: int, count: int, seed: int) -> list[GeneratedInstance]:
     """`count` distinct instances of size n; the same seed gives byte-identical texts."""
     rng = random.Random(f"{_folder(domain).name}/{n}/{seed}")
-    exclude: set[str] = set()
+    exclude: set[tuple] = set()
     return [sample(domain, n, rng, exclude) for _ in range(count)]
