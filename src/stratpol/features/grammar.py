@@ -1,0 +1,80 @@
+"""Description-logic grammars as data: `feature_grammars/<name>.toml`."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from stratpol.errors import InputError
+
+# the constructor switches of dlplan 0.3.29's generate_features, without their "generate_" prefix
+CONSTRUCTORS = (
+    "empty_boolean", "inclusion_boolean", "nullary_boolean",
+    "all_concept", "and_concept", "bot_concept", "diff_concept", "equal_concept", "not_concept",
+    "one_of_concept", "or_concept", "primitive_concept", "projection_concept", "some_concept",
+    "subset_concept", "top_concept",
+    "concept_distance_numerical", "count_numerical",
+    "and_role", "compose_role", "diff_role", "identity_role", "inverse_role", "not_role", "or_role",
+    "primitive_role", "restrict_role", "til_c_role", "top_role", "transitive_closure_role",
+    "transitive_reflexive_closure_role",
+)
+
+
+def grammars_root() -> Path:
+    # src/stratpol/feature_grammars links to the top-level folder; a wheel carries a copy
+    return Path(__file__).resolve().parents[1] / "feature_grammars"
+
+
+@dataclass(frozen=True)
+class Grammar:
+    """Limits and constructor switches for one feature-pool generation."""
+
+    name: str
+    complexity_limit: int = 15
+    max_depth: int | None = 5
+    feature_limit: int = 1_000_000
+    time_limit: int = 3600
+    constructors: dict[str, bool] = field(default_factory=dict)
+
+    def generator_arguments(self) -> dict[str, object]:
+        """Keyword arguments of dlplan's generate_features after the states."""
+        limit = self.complexity_limit
+        arguments: dict[str, object] = {
+            "concept_complexity_limit": limit, "role_complexity_limit": limit,
+            "boolean_complexity_limit": limit, "count_numerical_complexity_limit": limit,
+            "distance_numerical_complexity_limit": limit,
+            "time_limit": self.time_limit, "feature_limit": self.feature_limit,
+        }
+        arguments.update({f"generate_{name}": on for name, on in self.constructors.items()})
+        return arguments
+
+
+_KEYS = {"complexity_limit", "max_depth", "feature_limit", "time_limit", "constructors"}
+
+
+def load_grammar(name_or_path: str | Path) -> Grammar:
+    """A grammar by name (`feature_grammars/<name>.toml`) or by path; overrides on top of defaults."""
+    path = Path(name_or_path)
+    if path.suffix != ".toml":
+        path = grammars_root() / f"{name_or_path}.toml"
+    if not path.is_file():
+        raise InputError("feature grammar not found", path)
+    try:
+        data = tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as error:
+        raise InputError(f"not valid TOML: {error}", path) from None
+    unknown = set(data) - _KEYS
+    if unknown:
+        raise InputError(f"unknown keys {sorted(unknown)} (known: {sorted(_KEYS)})", path)
+    constructors = data.get("constructors", {})
+    wrong = set(constructors) - set(CONSTRUCTORS)
+    if wrong:
+        raise InputError(f"unknown constructors {sorted(wrong)} (known: {', '.join(CONSTRUCTORS)})", path)
+    if not all(isinstance(v, bool) for v in constructors.values()):
+        raise InputError("constructor switches must be true or false", path)
+    fields = {k: data[k] for k in ("complexity_limit", "max_depth", "feature_limit", "time_limit") if k in data}
+    for key, value in fields.items():
+        if not isinstance(value, int) or value < 0:
+            raise InputError(f"{key} must be a non-negative integer, not {value!r}", path)
+    return Grammar(name=path.stem, constructors=dict(constructors), **fields)

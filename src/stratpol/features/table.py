@@ -1,0 +1,74 @@
+"""Feature values on a set of states as numpy arrays: what the learner reads."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from stratpol.features.pool import FeaturePool, PoolFeature
+from stratpol.features.vocabulary import InstanceBridge, Vocabulary
+from stratpol.planning import State
+
+INFINITY = np.iinfo(np.int32).max  # dlplan's value for an infinite concept distance
+
+
+@dataclass
+class FeatureTable:
+    """values[i, j] is feature j on state i (Booleans 0/1; distances capped at INFINITY)."""
+
+    features: list[PoolFeature]
+    values: np.ndarray
+
+    @staticmethod
+    def evaluate(vocabulary: Vocabulary, features: FeaturePool | Sequence[PoolFeature],
+                 states: Sequence[tuple[InstanceBridge, State]]) -> FeatureTable:
+        """Evaluate every feature on every state, one batched dlplan call per feature."""
+        dlplan_states = [bridge.state(state) for bridge, state in states]
+        features = list(features)
+        values = np.empty((len(dlplan_states), len(features)), dtype=np.int64)
+        for column, feature in enumerate(features):
+            raw = feature.element.evaluate(dlplan_states, vocabulary.caches)
+            values[:, column] = np.minimum(np.asarray(raw, dtype=np.int64), INFINITY)
+        return FeatureTable(features, values)
+
+    @property
+    def valuations(self) -> np.ndarray:
+        """Boolean valuation of every feature on every state (value > 0)."""
+        return self.values > 0
+
+    def changes(self, transitions: np.ndarray) -> np.ndarray:
+        """Sign of each feature's change across each transition (rows of state-index pairs):
+        -1 down, 0 unchanged, +1 up; Booleans change when their valuation does."""
+        transitions = np.asarray(transitions, dtype=np.int64).reshape(-1, 2)
+        return np.sign(self.values[transitions[:, 1]] - self.values[transitions[:, 0]]).astype(np.int8)
+
+    def subset(self, columns: Sequence[int]) -> FeatureTable:
+        columns = list(columns)
+        return FeatureTable([self.features[c] for c in columns], self.values[:, columns])
+
+    def __len__(self) -> int:
+        return len(self.features)
+
+
+def _first_of_each_group(signatures: np.ndarray) -> list[int]:
+    """Column indices keeping the first column of every group of identical columns."""
+    if signatures.shape[1] == 0:
+        return []
+    _, first = np.unique(np.ascontiguousarray(signatures.T), axis=0, return_index=True)
+    return sorted(first.tolist())
+
+
+def prune_equivalent(table: FeatureTable, transitions: np.ndarray | None = None) -> list[int]:
+    """Columns left after dropping S-equivalent features (same values on the states) and, when
+    transitions are given, T-equivalent ones (same valuation at every source, same change
+    across every transition). The pool's order puts lower complexity first, so the kept one of
+    a group is the simplest, then the earliest."""
+    kept = _first_of_each_group(table.values)
+    if transitions is None or len(transitions) == 0:
+        return kept
+    transitions = np.asarray(transitions, dtype=np.int64).reshape(-1, 2)
+    reduced = table.subset(kept)
+    signature = np.concatenate([reduced.valuations[transitions[:, 0]].astype(np.int8), reduced.changes(transitions)])
+    return [kept[i] for i in _first_of_each_group(signature)]
