@@ -39,10 +39,6 @@ class PoolFeature:
     def depth(self) -> int:
         return expression_depth(self.description)
 
-    def evaluate(self, states: Sequence[object], caches: object) -> list[int]:
-        values = self.element.evaluate(list(states), caches)
-        return [int(v) for v in values]
-
 
 def expression_depth(expression: str) -> int:
     """Constructor nesting depth of a dlplan expression; primitives (and nominals) count 0."""

@@ -6,9 +6,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from dlplan.core import DenotationsCaches
 
 from stratpol.features.pool import FeaturePool, PoolFeature
-from stratpol.features.vocabulary import InstanceBridge, Vocabulary
+from stratpol.features.vocabulary import InstanceBridge
 from stratpol.planning import State
 
 INFINITY = np.iinfo(np.int32).max  # dlplan's value for an infinite concept distance
@@ -22,14 +23,17 @@ class FeatureTable:
     values: np.ndarray
 
     @staticmethod
-    def evaluate(vocabulary: Vocabulary, features: FeaturePool | Sequence[PoolFeature],
+    def evaluate(features: FeaturePool | Sequence[PoolFeature],
                  states: Sequence[tuple[InstanceBridge, State]]) -> FeatureTable:
         """Evaluate every feature on every state, one batched dlplan call per feature."""
         dlplan_states = [bridge.state(state) for bridge, state in states]
         features = list(features)
         values = np.empty((len(dlplan_states), len(features)), dtype=np.int64)
+        # dlplan caches a batched evaluation by element, not by the list of states: a cache
+        # shared between two calls with different states returns the first call's values
+        caches = DenotationsCaches()
         for column, feature in enumerate(features):
-            raw = feature.element.evaluate(dlplan_states, vocabulary.caches)
+            raw = feature.element.evaluate(dlplan_states, caches)
             values[:, column] = np.minimum(np.asarray(raw, dtype=np.int64), INFINITY)
         return FeatureTable(features, values)
 

@@ -5,6 +5,7 @@ A user adds a domain by adding a folder. `STRATPOL_DOMAINS` points at another fo
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import os
 from collections.abc import Callable
@@ -78,8 +79,14 @@ class DomainFolder:
 
 
 def domain_folder(name: str) -> DomainFolder:
+    """The folder of domain `name`; the same object every time, so its parsed domain is shared."""
     path = domains_root() / name
     if not (path / "domain.pddl").is_file():
         known = ", ".join(domain_names()) or "none"
         raise InputError(f"unknown domain {name!r} (known: {known})")
+    return _folder(name, path)
+
+
+@functools.lru_cache(maxsize=None)
+def _folder(name: str, path: Path) -> DomainFolder:
     return DomainFolder(name, path)

@@ -1,0 +1,95 @@
+"""dlplan's `(:policy ...)` format, read and written through dlplan itself.
+
+The two semantics differ in one place: in dlplan a feature missing from a rule's effects may
+change arbitrarily and `bot` means "unchanged", while in stratpol (as in the paper) a missing
+feature must not change and `?` means "may change". The conversion maps one onto the other, so
+a policy survives the round trip exactly when all its features have dlplan expressions.
+"""
+
+from __future__ import annotations
+
+from dlplan.policy import PolicyFactory
+
+from stratpol.policy.rules import Change, Feature, Kind, Policy, Rule
+
+_CONDITIONS = {
+    "PositiveBooleanCondition": True, "NegativeBooleanCondition": False,
+    "GreaterNumericalCondition": True, "EqualNumericalCondition": False,
+}
+_EFFECTS = {
+    "PositiveBooleanEffect": Change.UP, "NegativeBooleanEffect": Change.DOWN,
+    "IncrementNumericalEffect": Change.UP, "DecrementNumericalEffect": Change.DOWN,
+    "UnchangedBooleanEffect": None, "UnchangedNumericalEffect": None,
+}
+
+
+def to_dlplan(policy: Policy, factory: object) -> object:
+    """A dlplan Policy; `factory` is the SyntacticElementFactory of the domain's vocabulary."""
+    policies = PolicyFactory(factory)
+    named = {}
+    for feature in policy.features:
+        if not feature.description:
+            raise ValueError(f"feature {feature.name} has no description-logic expression")
+        if feature.is_boolean:
+            named[feature.name] = policies.make_boolean(feature.name, factory.parse_boolean(feature.description))
+        else:
+            named[feature.name] = policies.make_numerical(feature.name, factory.parse_numerical(feature.description))
+    rules = set()
+    for rule in policy.rules:
+        conditions = set()
+        for name, positive in rule.conditions:
+            element, boolean = named[name], policy.feature(name).is_boolean
+            if boolean:
+                conditions.add(policies.make_pos_condition(element) if positive else policies.make_neg_condition(element))
+            else:
+                conditions.add(policies.make_gt_condition(element) if positive else policies.make_eq_condition(element))
+        effects = set()
+        effect = rule.effect
+        for feature in policy.features:
+            element, change = named[feature.name], effect.get(feature.name)
+            if change is Change.ANY:
+                continue  # dlplan: a feature missing from the effects may change
+            if change is None:
+                effects.add(policies.make_bot_effect(element))
+            elif feature.is_boolean:
+                effects.add(policies.make_pos_effect(element) if change is Change.UP else policies.make_neg_effect(element))
+            else:
+                effects.add(policies.make_inc_effect(element) if change is Change.UP else policies.make_dec_effect(element))
+        rules.add(policies.make_rule(conditions, effects))
+    return policies.make_policy(rules)
+
+
+def from_dlplan(dlplan_policy: object) -> Policy:
+    """Our Policy from a dlplan Policy; features ordered Booleans first, each group by name."""
+    features = [Feature(b.get_key(), Kind.BOOLEAN, str(b.get_element())) for b in dlplan_policy.get_booleans()]
+    features += [Feature(n.get_key(), Kind.NUMERICAL, str(n.get_element())) for n in dlplan_policy.get_numericals()]
+    features.sort(key=lambda f: (f.kind is Kind.NUMERICAL, f.name))
+    rules = []
+    for dlplan_rule in sorted(dlplan_policy.get_rules(), key=str):
+        conditions = {c.get_named_element().get_key(): _CONDITIONS[type(c).__name__] for c in dlplan_rule.get_conditions()}
+        effects = {f.name: Change.ANY for f in features}
+        for effect in dlplan_rule.get_effects():
+            kind = type(effect).__name__
+            if kind not in _EFFECTS:
+                raise ValueError(f"dlplan effect {kind} has no stratpol counterpart")
+            change = _EFFECTS[kind]
+            name = effect.get_named_element().get_key()
+            if change is None:
+                del effects[name]
+            else:
+                effects[name] = change
+        rules.append(Rule.of(conditions, effects))
+    return Policy.of(features, rules)
+
+
+def format_dlplan(policy: Policy, factory: object) -> str:
+    return str(to_dlplan(policy, factory))
+
+
+def parse_dlplan(text: str, factory: object) -> Policy:
+    """Read dlplan's policy text (features parsed against `factory`'s vocabulary)."""
+    try:
+        parsed = PolicyFactory(factory).parse_policy(text)
+    except RuntimeError as error:
+        raise ValueError(f"not a dlplan policy: {error}") from None
+    return from_dlplan(parsed)
