@@ -1,0 +1,146 @@
+"""Feature pools on Gripper and Blocksworld state spaces, the bridge, tables and pruning."""
+
+from __future__ import annotations
+
+from collections import deque
+
+import numpy as np
+import pytest
+
+from stratpol.errors import InputError
+from stratpol.features import FeatureTable, Grammar, Vocabulary, generate_pool, load_grammar, parse_feature
+from stratpol.features.grammar import CONSTRUCTORS
+from stratpol.features.pool import expression_depth
+from stratpol.features.table import prune_equivalent
+from stratpol.generation import domain_folder
+from stratpol.policy import Kind
+
+ABOVE_TARGET = "n_count(c_some(r_transitive_closure(r_primitive(on,0,1)),c_primitive(clear_g,0)))"
+HOLDING = "n_count(c_primitive(holding,0))"  # the paper's H; dlplan keeps the count, not b_empty
+
+
+def _state_space(instance):
+    index = {instance.initial_state: 0}
+    order, transitions, queue = [instance.initial_state], [], deque([instance.initial_state])
+    while queue:
+        state = queue.popleft()
+        for _, target, _ in instance.successors(state):
+            if target not in index:
+                index[target] = len(order)
+                order.append(target)
+                queue.append(target)
+            transitions.append((index[state], index[target]))
+    return order, transitions
+
+
+def _clear_instance(domain, blocks: int):
+    names = [f"b{i}" for i in range(1, blocks + 1)]
+    tower = " ".join(f"(on {upper} {lower})" for lower, upper in zip(names, names[1:]))
+    return domain.instance_from_text(
+        f"(define (problem clear-{blocks}) (:domain blocksworld) (:objects {' '.join(names)})"
+        f" (:init (arm-empty) (on-table b1) {tower} (clear {names[-1]})) (:goal (clear b1)))"
+    )
+
+
+@pytest.fixture(scope="module")
+def blocks():
+    domain = domain_folder("blocksworld").domain
+    vocabulary = Vocabulary(domain, goal_predicates=["clear"])
+    states, transitions = [], []
+    for size in (3, 4):
+        instance = _clear_instance(domain, size)
+        bridge = vocabulary.bridge(instance)
+        order, pairs = _state_space(instance)
+        offset = len(states)
+        states += [(bridge, s) for s in order]
+        transitions += [(offset + a, offset + b) for a, b in pairs]
+    return vocabulary, states, np.array(transitions)
+
+
+GRAMMAR = Grammar("test", complexity_limit=6, max_depth=5, constructors=load_grammar("default").constructors)
+
+
+def test_pool_has_the_papers_blocks_clear_features(blocks, tmp_path):
+    vocabulary, states, _ = blocks
+    pool = generate_pool(vocabulary, states, GRAMMAR, cache_dir=tmp_path)
+    descriptions = {f.description for f in pool}
+    assert ABOVE_TARGET in descriptions and HOLDING in descriptions
+    assert [f.complexity for f in pool] == sorted(f.complexity for f in pool)
+    assert all(f.depth <= 5 for f in pool)
+    cached = generate_pool(vocabulary, states, GRAMMAR, cache_dir=tmp_path)
+    assert [f.description for f in cached] == [f.description for f in pool]
+    assert len(list(tmp_path.iterdir())) == 1
+
+
+def test_bridge_values_equal_direct_counts_over_atoms(blocks):
+    vocabulary, states, _ = blocks
+    above = parse_feature(vocabulary, Kind.NUMERICAL, ABOVE_TARGET)
+    holding = parse_feature(vocabulary, Kind.NUMERICAL, HOLDING)
+    table = FeatureTable.evaluate([above, holding], states)
+    for row, (bridge, state) in enumerate(states):
+        on = {lower: upper for predicate, (upper, lower) in ((p, a) for p, a in state.atoms if p == "on")}
+        count, block = 0, "b1"  # the goal asks b1 clear
+        while block in on:
+            block = on[block]
+            count += 1
+        assert table.values[row, 0] == count
+        assert table.values[row, 1] == sum(p == "holding" for p, _ in state.atoms)
+
+
+def test_gripper_pool_holds_ball_counts():
+    folder = domain_folder("gripper")
+    vocabulary = Vocabulary(folder.domain, goal_predicates=["at"])
+    instance = folder.domain.instance_from_text(folder.generator(balls=3))
+    bridge = vocabulary.bridge(instance)
+    order, _ = _state_space(instance)
+    states = [(bridge, s) for s in order]
+    pool = generate_pool(vocabulary, states, GRAMMAR)
+    carried = next(f for f in pool if f.description == "n_count(r_primitive(carry,0,1))")
+    table = FeatureTable.evaluate([carried], states)
+    assert list(table.values[:, 0]) == [sum(p == "carry" for p, _ in s.atoms) for s in order]
+
+
+def test_pruning_keeps_the_simplest_of_equivalent_features(blocks):
+    vocabulary, states, transitions = blocks
+    pool = generate_pool(vocabulary, states, GRAMMAR)
+    table = FeatureTable.evaluate(pool, states)
+    s_kept = prune_equivalent(table)
+    t_kept = prune_equivalent(table, transitions)
+    assert set(t_kept) <= set(s_kept) and len(t_kept) < len(s_kept) <= len(pool)
+    distinct = {table.values[:, j].tobytes() for j in range(len(pool))}
+    assert len(s_kept) == len(distinct)
+    for j in range(len(pool)):  # every dropped feature has an earlier, no more complex twin
+        if j not in s_kept:
+            twin = next(k for k in s_kept if np.array_equal(table.values[:, k], table.values[:, j]))
+            assert twin < j and pool[twin].complexity <= pool[j].complexity
+    changes = table.changes(transitions)
+    assert set(np.unique(changes)) <= {-1, 0, 1}
+
+
+@pytest.mark.parametrize("expression, depth", [
+    ("c_primitive(on,0)", 0),
+    ("n_count(c_primitive(holding,0))", 1),
+    (ABOVE_TARGET, 3),
+    ("b_empty(c_and(c_primitive(at-robby,0),c_some(r_primitive(at_g,1,0),c_top)))", 3),
+])
+def test_expression_depth(expression, depth):
+    assert expression_depth(expression) == depth
+
+
+def test_grammar_files_are_checked(tmp_path):
+    assert set(load_grammar("default").constructors) == set(CONSTRUCTORS)
+    bad = tmp_path / "bad.toml"
+    bad.write_text("complexity_limit = 5\n[constructors]\nfancy_concept = true\n")
+    with pytest.raises(InputError, match="unknown constructors"):
+        load_grammar(bad)
+    with pytest.raises(InputError, match="feature grammar not found"):
+        load_grammar("nope")
+
+
+def test_vocabulary_rejects_instances_of_another_parse():
+    from stratpol.planning import Domain
+
+    vocabulary = Vocabulary(domain_folder("gripper").domain)
+    other = Domain(domain_folder("gripper").domain_file)
+    with pytest.raises(ValueError, match="another parsed domain"):
+        vocabulary.bridge(other.instance_from_text(domain_folder("gripper").generator(balls=1)))
