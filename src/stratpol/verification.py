@@ -1,0 +1,96 @@
+"""Does a policy solve an instance? Closed, safe and acyclic over all policy-reachable states.
+
+Theorem 1 of the GENEX paper: a policy solves an instance iff, over every state reachable by
+following any compatible transition from the initial state, each non-goal state has a
+compatible successor (closed), no state is a dead end (safe), and there is no cycle (acyclic).
+Every compatible successor is explored, not one chosen; a failure comes with a witness path.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from stratpol.planning import Instance, State, Successor
+from stratpol.planning.dead_ends import Solvability, solvability
+
+
+class Failure(enum.Enum):
+    NOT_CLOSED = "not closed"  # a non-goal state without compatible successor (not a dead end)
+    DEAD_END = "dead end"  # a reachable state from which the goal cannot be reached (proven)
+    CYCLE = "cycle"
+    LIMIT = "state limit"
+
+
+@dataclass(frozen=True)
+class Verification:
+    """The verdict; on failure, the states from the initial state to the witness (for a cycle,
+    the path closes on the state it repeats)."""
+
+    instance: str
+    solved: bool
+    failure: Failure | None
+    witness: tuple[State, ...]
+    states: int
+
+    def describe(self) -> str:
+        if self.solved:
+            return f"{self.instance}: solved ({self.states:,} policy-reachable states)"
+        return f"{self.instance}: {self.failure.value} after {len(self.witness) - 1} steps ({self.states:,} states seen)"
+
+
+CompatibleSuccessors = Callable[[State], Sequence[Successor]]
+
+
+def verify(instance: Instance, compatible: CompatibleSuccessors, max_states: int | None = None,
+           dead_end_time_limit: float = 10.0) -> Verification:
+    """Depth-first over every compatible transition; stops at the first witness.
+
+    A state with no compatible successor is reported a dead end only if that is proven,
+    otherwise the policy is not closed there.
+    """
+    start = instance.initial_state
+    on_path: dict[State, int] = {}
+    done: set[State] = set()
+    path: list[State] = [start]
+    stack: list[tuple[State, list[State]]] = []
+
+    def expand(state: State) -> Verification | None:
+        if instance.is_goal(state):
+            done.add(state)
+            return None
+        targets = [s.state for s in compatible(state)]
+        if not targets:
+            dead = solvability(instance, state, time_limit=dead_end_time_limit) is Solvability.DEAD_END
+            return _failed(Failure.DEAD_END if dead else Failure.NOT_CLOSED)
+        on_path[state] = len(stack)
+        stack.append((state, targets))
+        return None
+
+    def _failed(failure: Failure, extra: tuple[State, ...] = ()) -> Verification:
+        return Verification(instance.name, False, failure, tuple(path) + extra, len(done) + len(on_path))
+
+    failure = expand(start)
+    while failure is None and stack:
+        if max_states is not None and len(done) + len(on_path) > max_states:
+            return _failed(Failure.LIMIT)
+        state, targets = stack[-1]
+        if not targets:
+            stack.pop()
+            del on_path[state]
+            done.add(state)
+            path.pop()
+            continue
+        target = targets.pop()
+        if target in on_path:
+            return _failed(Failure.CYCLE, (target,))
+        if target in done:
+            continue
+        path.append(target)
+        failure = expand(target)
+        if failure is None and target in done:  # a goal state: nothing below it
+            path.pop()
+    if failure is not None:
+        return failure
+    return Verification(instance.name, True, None, (), len(done))
