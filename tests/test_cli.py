@@ -82,3 +82,16 @@ def test_generate_impossible_size_is_one_line(tmp_path):
     assert run.returncode == 2 and run.stderr.strip() == (
         "stratpol: error: domain gripper has no instance of size 3 (n = balls + 4)")
     assert not any(tmp_path.iterdir())
+
+
+def test_verify_reports_each_instance(tmp_path):
+    policy = ROOT / "tests" / "data" / "golden" / "gripper.policy"
+    run = stratpol("verify", policy, "--domain", "gripper", GRIPPER / "instances" / "gripper-2.pddl",
+                   GRIPPER / "instances" / "gripper-4.pddl")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines() == ["gripper-2: solved (26 policy-reachable states)",
+                                       "gripper-4: solved (254 policy-reachable states)", "2/2 instances solved"]
+    broken = tmp_path / "broken.policy"
+    broken.write_text("boolean H\n{H} -> {H up}\n")
+    run = stratpol("verify", broken, "--domain", "gripper", GRIPPER / "instances" / "gripper-2.pddl")
+    assert run.returncode == 2 and "broken.policy: line 2:" in run.stderr and len(run.stderr.splitlines()) == 1

@@ -102,6 +102,57 @@ def _generate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _domain(name_or_path: str):
+    """A domain by registry name or by the path of its PDDL file."""
+    from pathlib import Path
+
+    from stratpol.generation import domain_folder
+    from stratpol.planning import Domain
+
+    return Domain(name_or_path) if name_or_path.endswith(".pddl") or Path(name_or_path).is_file() \
+        else domain_folder(name_or_path).domain
+
+
+def _load_policy(path: str, vocabulary):
+    from pathlib import Path
+
+    from stratpol.policy.dlplan_format import parse_dlplan
+    from stratpol.policy.text import parse_policy
+
+    file = Path(path)
+    if not file.is_file():
+        raise InputError("policy file not found", file)
+    text = file.read_text()
+    if text.lstrip().startswith("(:policy"):
+        try:
+            return parse_dlplan(text, vocabulary.factory)
+        except ValueError as error:
+            raise InputError(str(error).splitlines()[0], file) from None
+    return parse_policy(text, file)
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from stratpol.features import Vocabulary
+    from stratpol.features.policy_evaluator import PolicyEvaluator
+    from stratpol.verification import verify
+
+    domain = _domain(args.domain)
+    vocabulary = Vocabulary(domain)
+    policy = _load_policy(args.policy, vocabulary)
+    try:
+        evaluator = PolicyEvaluator(policy, vocabulary)
+    except ValueError as error:
+        raise InputError(str(error), args.policy) from None
+    solved = 0
+    for path in args.instances:
+        instance = domain.load_instance(path)
+        result = verify(instance, evaluator.on(instance).compatible_successors, max_states=args.max_states)
+        print(result.describe())
+        solved += result.solved
+    print(f"{solved}/{len(args.instances)} instances solved")
+    return 0 if solved == len(args.instances) else 1
+
+
 def _bench(args: argparse.Namespace) -> int:
     from stratpol.bench import planning_benchmark, render_planning_benchmark
 
@@ -142,6 +193,14 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default: 0)")
     generate.add_argument("--out", required=True, metavar="DIR", help="output folder")
     generate.set_defaults(run=_generate)
+
+    verify = commands.add_parser("verify", help="check that a rule policy solves instances (all its choices)")
+    verify.add_argument("policy", help="policy file (readable or dlplan format)")
+    verify.add_argument("--domain", required=True, help="domain name or domain.pddl")
+    verify.add_argument("instances", nargs="+", metavar="INSTANCE", help="PDDL problem files")
+    verify.add_argument("--max-states", type=int, default=1_000_000, metavar="N",
+                        help="give up beyond N policy-reachable states (default: 1,000,000)")
+    verify.set_defaults(run=_verify)
 
     bench = commands.add_parser("bench", help="measure speeds")
     bench.add_argument("suite", choices=["planning"], help="what to measure")
