@@ -1,0 +1,1 @@
+"""Learning rule policies: hitting sets, GENEX, WRAPPER."""

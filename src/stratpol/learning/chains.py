@@ -1,0 +1,106 @@
+"""Monotonicity of features over the good transitions, and GENEX's chains C_f.
+
+Over a set of transitions, f is monotone if it is not both increased and decreased (Def. 3 on
+the rules the transitions project to). f is monotone given g if it is monotone over the
+transitions that leave g unchanged with g = 0 at the source, and over those that leave g
+unchanged with g > 0 (Def. 4). A chain C_f = (f_0, ..., f) has f_0 monotone and each next
+feature monotone given the one before; its cost is the sum of the members' costs, and GENEX
+wants the cheapest one per feature (a shortest path in the "given" graph).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+INFINITE = np.iinfo(np.int64).max // 4
+
+
+def _moves(changes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per feature, the bitsets (over transitions) where it goes up and where it goes down."""
+    return np.packbits(changes.T > 0, axis=1), np.packbits(changes.T < 0, axis=1)
+
+
+def monotone(changes: np.ndarray) -> np.ndarray:
+    """Per feature: not both increased and decreased across the transitions (rows of `changes`)."""
+    return ~((changes > 0).any(axis=0) & (changes < 0).any(axis=0))
+
+
+def monotone_given(changes: np.ndarray, valuations: np.ndarray) -> np.ndarray:
+    """given[g, f]: f is monotone given g over the transitions (f != g).
+
+    `changes` is (transitions, features) in {-1, 0, 1}; `valuations` is the features'
+    valuation at each transition's source. Features g whose two transition subsets coincide
+    share one computation.
+    """
+    count = changes.shape[1]
+    up, down = _moves(changes)
+    given = np.zeros((count, count), dtype=bool)
+    unchanged = changes == 0
+    contexts = {}
+    for g in range(count):
+        zero = np.packbits(unchanged[:, g] & ~valuations[:, g])
+        positive = np.packbits(unchanged[:, g] & valuations[:, g])
+        key = (zero.tobytes(), positive.tobytes())
+        if key not in contexts:
+            ok = np.ones(count, dtype=bool)
+            for context in (zero, positive):
+                goes_up = np.bitwise_and(up, context).any(axis=1)
+                goes_down = np.bitwise_and(down, context).any(axis=1)
+                ok &= ~(goes_up & goes_down)
+            contexts[key] = ok
+        given[g] = contexts[key]
+    np.fill_diagonal(given, False)
+    return given
+
+
+@dataclass
+class Chains:
+    """Cheapest chains: `cost[f]` (INFINITE when no chain reaches f) and the predecessor of f
+    on its chain (-1 for a chain head)."""
+
+    cost: np.ndarray
+    predecessor: np.ndarray
+
+    def chain(self, feature: int) -> list[int]:
+        """C_f from its head to f."""
+        members = [feature]
+        while self.predecessor[members[-1]] >= 0:
+            members.append(int(self.predecessor[members[-1]]))
+        return members[::-1]
+
+
+def cheapest_chains(costs: np.ndarray, is_monotone: np.ndarray, given: np.ndarray,
+                    frozen: Chains | None = None, selected: np.ndarray | None = None) -> Chains:
+    """Chain costs by relaxation: cost(f) = c(f) for monotone f, else min over g with f given g
+    of cost(g) + c(f). Selected features cost 0 and keep the chains they were chosen with."""
+    count = len(costs)
+    selected = np.zeros(count, dtype=bool) if selected is None else selected
+    cost = np.where(is_monotone, costs, INFINITE).astype(np.int64)
+    predecessor = np.full(count, -1, dtype=np.int64)
+    if frozen is not None:
+        predecessor[selected] = frozen.predecessor[selected]
+    cost[selected] = 0
+    frontier = np.flatnonzero(cost < INFINITE)
+    columns = np.arange(count)
+    while len(frontier):
+        # relax f from the features g whose cost just changed, a block of them at a time
+        best_cost = np.full(count, INFINITE, dtype=np.int64)
+        best_from = np.full(count, -1, dtype=np.int64)
+        for start in range(0, len(frontier), _BLOCK):
+            block = frontier[start:start + _BLOCK]
+            through = np.where(given[block], cost[block][:, None], INFINITE)
+            row = through.argmin(axis=0)
+            value = through[row, columns]
+            improve = value < best_cost
+            best_cost[improve], best_from[improve] = value[improve], block[row[improve]]
+        candidate = np.where(best_cost < INFINITE, best_cost + costs, INFINITE)
+        better = (candidate < cost) & ~selected
+        cost[better] = candidate[better]
+        predecessor[better] = best_from[better]
+        frontier = np.flatnonzero(better)
+    return Chains(cost, predecessor)
+
+
+_BLOCK = 256

@@ -1,0 +1,36 @@
+"""The projected policy pi(G, X+): each good transition, projected onto the chosen features."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from stratpol.learning.hitting_set import LearningExamples
+from stratpol.policy import Feature, Kind, Policy, project
+
+
+def policy_features(examples: LearningExamples, columns: Sequence[int], ranks: dict[int, int]) -> list[Feature]:
+    """Policy features for table columns, ordered by rank then complexity, named b0.. / n0..."""
+    ordered = sorted(columns, key=lambda c: (ranks.get(c, 0), examples.table.features[c].complexity, c))
+    counters = {Kind.BOOLEAN: 0, Kind.NUMERICAL: 0}
+    features = []
+    for column in ordered:
+        pooled = examples.table.features[column]
+        prefix = "b" if pooled.kind is Kind.BOOLEAN else "n"
+        features.append(Feature(f"{prefix}{counters[pooled.kind]}", pooled.kind, pooled.description, pooled.complexity))
+        counters[pooled.kind] += 1
+    return features
+
+
+def projected_policy(examples: LearningExamples, columns: Sequence[int], ranks: dict[int, int]) -> Policy:
+    """pi(G, X+): one rule per good transition (duplicates merged), over the columns G."""
+    features = policy_features(examples, columns, ranks)
+    by_description = {f.description: f for f in features}
+    named = [(by_description[examples.table.features[c].description].name, c) for c in columns]
+    kinds = {f.name: f.kind for f in features}
+    values = examples.table.values
+    rules = []
+    for source, target in examples.good.tolist():
+        before = {name: int(values[source, c]) for name, c in named}
+        after = {name: int(values[target, c]) for name, c in named}
+        rules.append(project(kinds, before, after))
+    return Policy.of(features, rules)
