@@ -8,7 +8,7 @@ TEST := $(VENV)/.installed-test
 .PHONY: demo test bench clean
 
 demo: $(CORE)
-	$(VENV)/bin/stratpol plan domains/gripper/domain.pddl domains/gripper/instances/gripper-10.pddl
+	$(VENV)/bin/stratpol learn gripper
 
 test: $(TEST)
 	$(VENV)/bin/python -m pytest -q

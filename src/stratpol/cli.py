@@ -153,6 +153,90 @@ def _verify(args: argparse.Namespace) -> int:
     return 0 if solved == len(args.instances) else 1
 
 
+def _training_instances(args: argparse.Namespace, domain):
+    """The instances given with --instances, or a default set from the domain's generator:
+    two instances of each of the six smallest sizes (fewer where fewer exist)."""
+    from pathlib import Path
+
+    from stratpol.generation import domain_folder
+    from stratpol.generation.sampling import sample_instances
+    from stratpol.generation.size_csp import smallest_size, size_exists
+
+    if args.instances:
+        folder = Path(args.instances)
+        files = sorted(folder.glob("*.pddl")) if folder.is_dir() else []
+        files = [f for f in files if f.name != "domain.pddl"]
+        if not files:
+            raise InputError("no PDDL problem files here", folder)
+        return [domain.load_instance(f) for f in files]
+    generator = domain_folder(args.domain)
+    start = smallest_size(generator.size_model)
+    sizes = [n for n in range(start, start + 30) if size_exists(generator.size_model, n)][:6]
+    instances = []
+    for n in sizes:
+        for count in (2, 1):
+            try:
+                batch = sample_instances(generator, n, count=count, seed=args.seed)
+            except InputError:
+                continue
+            instances += [domain.instance_from_text(g.text, f"{generator.name}-{n}-{i}") for i, g in enumerate(batch)]
+            break
+    return instances
+
+
+def _learn(args: argparse.Namespace) -> int:
+    import os
+    from pathlib import Path
+
+    from stratpol.features import Vocabulary, load_grammar
+    from stratpol.learning.teacher import Teacher
+    from stratpol.learning.wrapper import LearningFailure, learn_policy
+    from stratpol.planning.planners import planner
+    from stratpol.policy.dlplan_format import format_dlplan
+    from stratpol.policy.text import format_policy, write_policy
+
+    planner(args.planner)  # an unknown name fails here, before any work
+    grammar = load_grammar(args.grammar)
+    domain = _domain(args.domain)
+    instances = _training_instances(args, domain)
+    cache = Path(os.environ.get("STRATPOL_CACHE", Path.home() / ".cache" / "stratpol"))
+    vocabulary = Vocabulary(domain)
+    try:
+        result = learn_policy(instances, vocabulary, grammar, Teacher(args.planner, cache_dir=cache / "plans"),
+                              seed=args.seed, cache_dir=cache / "pools",
+                              progress=lambda line: print(f"  {line}", file=sys.stderr))
+    except LearningFailure as failure:
+        print(f"stratpol: learning failed: {failure}", file=sys.stderr)
+        return 1
+    print(format_policy(result.policy), end="")
+    _print_certificate(result.policy)
+    stats = result.statistics
+    phases = ", ".join(f"{phase} {seconds:.2f} s" for phase, seconds in stats.seconds.items())
+    print(f"\n# {stats.instances} instances, {stats.states:,} states, pool {stats.pool:,} features, "
+          f"|X+| = {stats.good}, |X-| = {stats.bad}, |H| = {stats.requirements}, "
+          f"{stats.outer_iterations} outer / {stats.inner_iterations} inner iterations, "
+          f"{stats.teacher_calls} teacher calls")
+    print(f"# time: {phases}")
+    print(f"# verified on all {len(result.verifications)} training instances")
+    if args.out:
+        out = Path(args.out)
+        write_policy(out, result.policy)
+        from stratpol.atomic import write_text_atomically
+
+        write_text_atomically(out.with_suffix(out.suffix + ".dlplan"), format_dlplan(result.policy, vocabulary.factory))
+    return 0
+
+
+def _print_certificate(policy) -> None:
+    """The termination certificate of a policy, as comment lines."""
+    try:
+        from stratpol.termination import stratification_certificate
+    except ImportError:
+        return
+    result = stratification_certificate(policy, k=1)
+    print(f"# termination: {result.describe()}" if hasattr(result, "describe") else f"# termination: {result}")
+
+
 def _bench(args: argparse.Namespace) -> int:
     from stratpol.bench import planning_benchmark, render_planning_benchmark
 
@@ -201,6 +285,15 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("--max-states", type=int, default=1_000_000, metavar="N",
                         help="give up beyond N policy-reachable states (default: 1,000,000)")
     verify.set_defaults(run=_verify)
+
+    learn = commands.add_parser("learn", help="learn a general rule policy for a domain (GENEX + WRAPPER)")
+    learn.add_argument("domain", help="domain name (see `stratpol domains`) or domain.pddl")
+    learn.add_argument("--instances", metavar="DIR", help="training problems (default: generated small instances)")
+    learn.add_argument("--grammar", default="default", metavar="NAME", help="feature grammar (default: default)")
+    learn.add_argument("--planner", default="siw", metavar="P", help="teacher planner (default: siw)")
+    learn.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default: 0)")
+    learn.add_argument("--out", metavar="FILE", help="save the policy (FILE, and FILE.dlplan in dlplan's format)")
+    learn.set_defaults(run=_learn)
 
     bench = commands.add_parser("bench", help="measure speeds")
     bench.add_argument("suite", choices=["planning"], help="what to measure")

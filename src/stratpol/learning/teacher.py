@@ -1,0 +1,85 @@
+"""The teacher: example plans from a planner, cached on disk by content hash, and repairs.
+
+A plan is cached under a hash of the domain text, the problem text, the start state and the
+planner, so a rerun (or a run after an interrupt) asks the planner nothing it asked before.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from stratpol.atomic import write_text_atomically
+from stratpol.planning import Instance, State
+from stratpol.planning.dead_ends import Solvability, solvability
+from stratpol.planning.planners import planner
+from stratpol.planning.plans import format_plan, parse_plan, validate_plan
+from stratpol.planning.search import SearchStatus, gbfs
+
+
+@dataclass(frozen=True)
+class Advice:
+    """What the teacher says about a state: a plan from it, or that it is a dead end, or neither."""
+
+    verdict: Solvability
+    states: tuple[State, ...] = ()  # the plan's states, starting with the asked state
+
+
+class Teacher:
+    """A planner used as teacher, with a plan cache; `cache_dir` None keeps plans in memory only."""
+
+    def __init__(self, planner_name: str = "siw", time_limit: float = 60.0, cache_dir: Path | None = None) -> None:
+        self.planner_name = planner_name
+        self._solve = planner(planner_name)
+        self.time_limit = time_limit
+        self.cache_dir = None if cache_dir is None else Path(cache_dir)
+        self.calls = 0
+
+    def _key(self, instance: Instance, start: State) -> str:
+        digest = hashlib.sha256()
+        for part in (instance.domain.text, instance.text, repr(sorted(start.atoms)), self.planner_name):
+            digest.update(part.encode())
+            digest.update(b"\0")
+        return digest.hexdigest()[:32]
+
+    def advise(self, instance: Instance, start: State | None = None) -> Advice:
+        """A plan from `start` (the initial state by default), or a proven dead end, or unknown.
+
+        An incomplete planner that gives up is followed by the proven dead-end test of the
+        planning core, whose search also yields a plan when the state is alive.
+        """
+        start = instance.initial_state if start is None else start
+        if instance.is_goal(start):
+            return Advice(Solvability.ALIVE, (start,))
+        path = None if self.cache_dir is None else self.cache_dir / f"plan-{self._key(instance, start)}.txt"
+        if path is not None and path.is_file():
+            text = path.read_text()
+            if text.startswith("; dead end"):
+                return Advice(Solvability.DEAD_END)
+            return Advice(Solvability.ALIVE, _states(instance, start, parse_plan(text)))
+        self.calls += 1
+        result = self._solve(instance, start=start, time_limit=self.time_limit)
+        if result.status is not SearchStatus.SOLVED and result.status is not SearchStatus.UNSOLVABLE:
+            result = gbfs(instance, start=start, time_limit=self.time_limit)
+        if result.status is SearchStatus.SOLVED:
+            if path is not None:
+                write_text_atomically(path, format_plan(result.plan, result.cost))
+            return Advice(Solvability.ALIVE, _states(instance, start, result.plan))
+        if result.status is SearchStatus.UNSOLVABLE or \
+                solvability(instance, start, time_limit=self.time_limit) is Solvability.DEAD_END:
+            if path is not None:
+                write_text_atomically(path, "; dead end\n")
+            return Advice(Solvability.DEAD_END)
+        return Advice(Solvability.UNKNOWN)
+
+
+def _states(instance: Instance, start: State, plan) -> tuple[State, ...]:
+    check = validate_plan(instance, plan, start=start)
+    if not check.valid:
+        raise RuntimeError(f"the teacher's plan for {instance.name} is invalid: {check.reason}")
+    states, state = [start], start
+    for action in plan:
+        state, _ = instance.apply(state, instance.action(action.name, action.args))
+        states.append(state)
+    return tuple(states)

@@ -1,0 +1,239 @@
+"""WRAPPER (Algorithm 2): GENEX inside a loop that repairs the policy on training instances.
+
+The inner loop solves a subset Q' of the training instances: GENEX on the current good and bad
+transitions, then verification on Q'; a state where the policy is not closed gets the teacher's
+next transition as a good one, a reached dead end makes the last transition a bad one. The outer
+loop tests the policy on all of Q and picks the next Q' with strategy S1, then S2 when S1 is
+exhausted (instances ordered by teacher plan length, longest first).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from stratpol.errors import InputError
+from stratpol.features import FeatureTable, Grammar, Vocabulary, generate_pool, prune_equivalent
+from stratpol.features.policy_evaluator import PolicyEvaluator
+from stratpol.features.vocabulary import InstanceBridge
+from stratpol.learning.genex import GenexFailure, genex
+from stratpol.learning.hitting_set import LearningExamples, build_problem
+from stratpol.learning.projection import projected_policy
+from stratpol.learning.teacher import Teacher
+from stratpol.planning import Instance, State
+from stratpol.planning.dead_ends import Solvability
+from stratpol.policy import Policy
+from stratpol.verification import Failure, Verification, verify
+
+
+class LearningFailure(Exception):
+    """The learner could not produce a policy; the message says why (as Table 2 of the paper)."""
+
+
+@dataclass
+class LearningStatistics:
+    instances: int = 0
+    states: int = 0
+    pool: int = 0
+    good: int = 0
+    bad: int = 0
+    requirements: int = 0
+    outer_iterations: int = 0
+    inner_iterations: int = 0
+    teacher_calls: int = 0
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    def add_time(self, phase: str, started: float) -> None:
+        self.seconds[phase] = self.seconds.get(phase, 0.0) + time.perf_counter() - started
+
+
+@dataclass(frozen=True)
+class WrapperResult:
+    policy: Policy
+    statistics: LearningStatistics
+    verifications: tuple[Verification, ...]
+    order: tuple[str, ...]  # training instances, longest teacher plan first
+
+
+class _Rows:
+    """Rows of the growing feature table: one per (instance, state) that learning touched."""
+
+    def __init__(self, pool) -> None:
+        self.pool = list(pool)
+        self.index: dict[tuple[int, int], int] = {}
+        self.entries: list[tuple[InstanceBridge, State]] = []
+        self.values = np.zeros((0, len(self.pool)), dtype=np.int64)
+
+    def row(self, instance: int, bridge: InstanceBridge, state: State) -> int:
+        key = (instance, state.index)
+        if key not in self.index:
+            self.index[key] = len(self.entries)
+            self.entries.append((bridge, state))
+        return self.index[key]
+
+    def table(self) -> FeatureTable:
+        missing = self.entries[len(self.values):]
+        if missing:
+            added = FeatureTable.evaluate(self.pool, missing).values
+            self.values = np.vstack([self.values, added])
+        return FeatureTable(self.pool, self.values)
+
+
+@dataclass
+class _Example:
+    """One training instance: its plan, good and bad transitions, relevant states (as rows)."""
+
+    instance: Instance
+    bridge: InstanceBridge
+    plan: list[int]
+    good: list[tuple[int, int]] = field(default_factory=list)
+    bad: list[tuple[int, int]] = field(default_factory=list)
+    relevant: list[int] = field(default_factory=list)
+
+
+def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar: Grammar, teacher: Teacher,
+                 seed: int = 0, cache_dir: Path | None = None, max_outer: int | None = None,
+                 verify_max_states: int = 200_000,
+                 progress: Callable[[str], None] = lambda message: None) -> WrapperResult:
+    """Algorithm 2 on the training instances `instances`."""
+    statistics = LearningStatistics()
+    started = time.perf_counter()
+    examples: list[_Example] = []
+    pending: list[tuple[Instance, tuple[State, ...]]] = []
+    for number, instance in enumerate(instances, start=1):
+        progress(f"teacher plan {number}/{len(instances)}: {instance.name}")
+        advice = teacher.advise(instance)
+        if advice.verdict is not Solvability.ALIVE:
+            raise InputError(f"training instance {instance.name} is unsolvable or too hard for the teacher")
+        states = advice.states
+        if len(states) < 2 or len(set(states)) < len(states):
+            continue  # goal true at the start, or a plan that revisits a state: no example
+        pending.append((instance, states))
+    if not pending:
+        raise LearningFailure("no training instance has a usable example plan")
+    pending.sort(key=lambda item: (-len(item[1]), item[0].name))
+    statistics.add_time("plans", started)
+
+    started = time.perf_counter()
+    bridges = [vocabulary.bridge(instance) for instance, _ in pending]
+    plan_states = [(bridge, s) for bridge, (_, states) in zip(bridges, pending) for s in states]
+    pool = generate_pool(vocabulary, plan_states, grammar, cache_dir=cache_dir)
+    rows = _Rows(pool)
+    for number, ((instance, states), bridge) in enumerate(zip(pending, bridges)):
+        plan = [rows.row(number, bridge, s) for s in states]
+        examples.append(_Example(instance, bridge, plan, list(zip(plan, plan[1:])), [], plan[:-1]))
+    statistics.instances, statistics.pool = len(examples), len(pool)
+    statistics.add_time("pool", started)
+    progress(f"feature pool: {len(pool):,} features over {len(plan_states):,} plan states")
+
+    strategy, subset = "S1", [0]
+    outer_limit = max_outer if max_outer is not None else len(examples) + len(examples) ** 2
+    while statistics.outer_iterations < outer_limit:
+        statistics.outer_iterations += 1
+        try:
+            policy = _inner_loop(examples, subset, rows, vocabulary, teacher, seed, statistics,
+                                 verify_max_states, progress)
+        except LearningFailure:
+            if strategy == "S2":
+                raise
+            progress("strategy S1 failed; switching to S2")
+            strategy, subset = "S2", [0]
+            continue
+        started = time.perf_counter()
+        evaluator = PolicyEvaluator(policy, vocabulary)
+        verifications, failing = [], None
+        for number, example in enumerate(examples):
+            result = verify(example.instance, evaluator.on(example.instance).compatible_successors,
+                            max_states=verify_max_states)
+            verifications.append(result)
+            if not result.solved:
+                failing = number
+                break
+        statistics.add_time("verification", started)
+        if failing is None:
+            statistics.states = len(rows.entries)
+            statistics.teacher_calls = teacher.calls
+            return WrapperResult(policy, statistics, tuple(verifications), tuple(e.instance.name for e in examples))
+        progress(f"outer {statistics.outer_iterations}: policy fails on {examples[failing].instance.name}")
+        subset = _next_subset(strategy, subset, failing, len(examples))
+        if subset is None:
+            if strategy == "S2":
+                break
+            progress("strategy S1 exhausted; switching to S2")
+            strategy, subset = "S2", [0]
+    raise LearningFailure("no more training subsets: the policies found do not solve all training instances")
+
+
+def _next_subset(strategy: str, subset: list[int], failing: int, count: int) -> list[int] | None:
+    """S1: a single instance, the failing one if beyond the current, else the next one.
+    S2: add the failing instance if it comes before the furthest, else restart from it."""
+    furthest = max(subset)
+    if strategy == "S1":
+        following = failing if failing > furthest else furthest + 1
+        return [following] if following < count else None
+    return sorted(set(subset) | {failing}) if failing < furthest else [failing]
+
+
+def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, vocabulary: Vocabulary,
+                teacher: Teacher, seed: int, statistics: LearningStatistics, verify_max_states: int,
+                progress: Callable[[str], None]) -> Policy:
+    """GENEX and repairs until the policy solves the instances in `subset`."""
+    while True:
+        statistics.inner_iterations += 1
+        started = time.perf_counter()
+        chosen = [examples[i] for i in subset]
+        good = [pair for e in chosen for pair in e.good]
+        bad = [pair for e in chosen for pair in e.bad]
+        goal_pairs = [(e.plan[-1], r) for e in chosen for r in e.relevant]
+        table = rows.table()
+        columns = prune_equivalent(table, np.array(good))
+        reduced = LearningExamples.of(table.subset(columns), good, bad, goal_pairs)
+        problem = build_problem(reduced)
+        result = genex(reduced, problem, seed=seed)
+        statistics.good, statistics.bad, statistics.requirements = len(good), len(bad), problem.size
+        statistics.add_time("genex", started)
+        if isinstance(result, GenexFailure):
+            raise LearningFailure(f"GENEX: {result.describe()}")
+        policy = projected_policy(reduced, result.features, result.ranks)
+        progress(f"inner {statistics.inner_iterations}: {len(policy.features)} features, {len(policy.rules)} rules, "
+                 f"|X+| = {len(good)}, |X-| = {len(bad)}")
+
+        started = time.perf_counter()
+        evaluator = PolicyEvaluator(policy, vocabulary)
+        repaired = False
+        for number in subset:
+            example = examples[number]
+            check = verify(example.instance, evaluator.on(example.instance).compatible_successors,
+                           max_states=verify_max_states)
+            if check.solved:
+                continue
+            repaired = True
+            _repair(example, number, check, rows, teacher)
+        statistics.add_time("verification", started)
+        if not repaired:
+            return policy
+
+
+def _repair(example: _Example, number: int, check: Verification, rows: _Rows, teacher: Teacher) -> None:
+    """Add the good or bad transition that the verification's witness asks for."""
+    path = [rows.row(number, example.bridge, s) for s in check.witness]
+    if check.failure is Failure.NOT_CLOSED:
+        state = check.witness[-1]
+        advice = teacher.advise(example.instance, state)
+        if advice.verdict is Solvability.ALIVE:
+            target = rows.row(number, example.bridge, advice.states[1])
+            example.good.append((path[-1], target))
+            example.relevant.append(path[-1])
+            return
+        if advice.verdict is Solvability.UNKNOWN:
+            raise LearningFailure(f"{example.instance.name}: a state could be neither solved nor proven a dead end")
+    elif check.failure is not Failure.DEAD_END:
+        raise LearningFailure(f"{example.instance.name}: verification ended with {check.failure.value}")
+    if len(path) < 2:
+        raise LearningFailure(f"{example.instance.name}: the initial state is a dead end")
+    example.bad.append((path[-2], path[-1]))
+    example.relevant.extend(r for r in path[:-1] if r not in example.relevant)
