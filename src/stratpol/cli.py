@@ -237,6 +237,30 @@ def _print_certificate(policy) -> None:
     print(f"# termination: {result.describe()}" if hasattr(result, "describe") else f"# termination: {result}")
 
 
+def _run(args: argparse.Namespace) -> int:
+    from stratpol.evaluation import RulePolicy, run
+    from stratpol.features import Vocabulary
+    from stratpol.planning.plans import format_plan, write_plan
+
+    domain = _domain(args.domain)
+    vocabulary = Vocabulary(domain)
+    try:
+        policy = RulePolicy(_load_policy(args.policy, vocabulary), vocabulary, args.tie_break, args.seed)
+    except ValueError as error:
+        raise InputError(str(error), args.policy) from None
+    instance = domain.load_instance(args.problem)
+    bound = args.step_bound if args.step_bound is not None else 10 * len(instance.objects) + 100
+    outcome = run(policy, instance, bound)
+    if not outcome.solved:
+        print(f"; {instance.name}: not solved ({outcome.failure.value} after {outcome.steps} steps)")
+        return 1
+    print(format_plan(outcome.plan, outcome.cost), end="")
+    print(f"; {instance.name}: solved in {outcome.steps} steps, {outcome.seconds:.3f} s")
+    if args.out:
+        write_plan(args.out, outcome.plan, outcome.cost)
+    return 0
+
+
 def _bench(args: argparse.Namespace) -> int:
     from stratpol.bench import planning_benchmark, render_planning_benchmark
 
@@ -294,6 +318,17 @@ def build_parser() -> argparse.ArgumentParser:
     learn.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default: 0)")
     learn.add_argument("--out", metavar="FILE", help="save the policy (FILE, and FILE.dlplan in dlplan's format)")
     learn.set_defaults(run=_learn)
+
+    run = commands.add_parser("run", help="follow a rule policy on one instance and print the plan")
+    run.add_argument("policy", help="policy file (readable or dlplan format)")
+    run.add_argument("--domain", required=True, help="domain name or domain.pddl")
+    run.add_argument("problem", help="PDDL problem file")
+    run.add_argument("--tie-break", choices=["first", "random"], default="random",
+                     help="among several compatible successors (default: random, seeded)")
+    run.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the tie-break (default: 0)")
+    run.add_argument("--step-bound", type=int, metavar="N", help="give up after N steps (default: 10 * objects + 100)")
+    run.add_argument("--out", metavar="FILE", help="also write the plan as an IPC plan file")
+    run.set_defaults(run=_run)
 
     bench = commands.add_parser("bench", help="measure speeds")
     bench.add_argument("suite", choices=["planning"], help="what to measure")

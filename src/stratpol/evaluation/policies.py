@@ -1,0 +1,94 @@
+"""The one protocol every policy implements for evaluation, and its symbolic implementations.
+
+A policy hands out a controller per instance; the controller, given a state, returns the
+chosen successor or None. Evaluation never asks how the policy was made.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Container
+from typing import Protocol
+
+from stratpol.features import Vocabulary
+from stratpol.features.policy_evaluator import PolicyEvaluator
+from stratpol.planning import Instance, State, Successor
+from stratpol.planning.planners import planner
+from stratpol.planning.search import SearchStatus
+from stratpol.policy import Policy
+
+
+class Controller(Protocol):
+    def choose(self, state: State, exclude: Container[State] = ()) -> Successor | None:
+        """The successor to go to from `state`, never one in `exclude`; None when there is none."""
+
+
+class GeneralPolicy(Protocol):
+    name: str
+
+    def controller(self, instance: Instance) -> Controller:
+        """A controller for one run on `instance`."""
+
+
+TIE_BREAKS = ("first", "random")
+
+
+class RulePolicy:
+    """A rule policy: any compatible successor; ties broken by action name ("first") or at random."""
+
+    def __init__(self, policy: Policy, vocabulary: Vocabulary, tie_break: str = "random", seed: int = 0,
+                 name: str = "rules") -> None:
+        if tie_break not in TIE_BREAKS:
+            raise ValueError(f"tie break must be one of {TIE_BREAKS}, not {tie_break!r}")
+        self.name = name
+        self.evaluator = PolicyEvaluator(policy, vocabulary)
+        self.tie_break = tie_break
+        self.seed = seed
+
+    def controller(self, instance: Instance) -> Controller:
+        return _RuleController(self.evaluator.on(instance), self.tie_break, random.Random(f"{self.seed}/{instance.name}"))
+
+
+class _RuleController:
+    def __init__(self, on_instance, tie_break: str, rng: random.Random) -> None:
+        self.on_instance, self.tie_break, self.rng = on_instance, tie_break, rng
+
+    def choose(self, state: State, exclude: Container[State] = ()) -> Successor | None:
+        options = [s for s in self.on_instance.compatible_successors(state) if s.state not in exclude]
+        if not options:
+            return None
+        options.sort(key=lambda s: str(s.action))
+        return options[0] if self.tie_break == "first" else self.rng.choice(options)
+
+
+class PlannerPolicy:
+    """A planner used as a policy (the baseline): plan once, follow the plan, replan on a detour."""
+
+    def __init__(self, planner_name: str = "lama-first", time_limit: float = 300.0) -> None:
+        self.name = planner_name
+        self._solve = planner(planner_name)
+        self.time_limit = time_limit
+
+    def controller(self, instance: Instance) -> Controller:
+        return _PlanFollower(instance, self._solve, self.time_limit)
+
+
+class _PlanFollower:
+    def __init__(self, instance: Instance, solve, time_limit: float) -> None:
+        self.instance, self.solve, self.time_limit = instance, solve, time_limit
+        self.next: dict[State, Successor] = {}
+
+    def choose(self, state: State, exclude: Container[State] = ()) -> Successor | None:
+        if state not in self.next:
+            self._plan_from(state)
+        step = self.next.get(state)
+        return None if step is None or step.state in exclude else step
+
+    def _plan_from(self, state: State) -> None:
+        result = self.solve(self.instance, start=state, time_limit=self.time_limit)
+        if result.status is not SearchStatus.SOLVED:
+            return
+        for action in result.plan:
+            target, cost = self.instance.apply(state, self.instance.action(action.name, action.args))
+            self.next[state] = Successor(action, target, cost)
+            state = target
