@@ -1,0 +1,55 @@
+"""Running policies: solved runs validate, failures say why."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from stratpol.evaluation import PlannerPolicy, RulePolicy, RunFailure, run
+from stratpol.features import Vocabulary
+from stratpol.generation import domain_folder
+from stratpol.planning import Domain
+from stratpol.policy import Change, Feature, Kind, Policy, Rule
+from stratpol.policy.text import read_policy
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def test_rule_policy_run_solves_and_is_reproducible():
+    folder = domain_folder("gripper")
+    vocabulary = Vocabulary(folder.domain)
+    policy = read_policy(DATA / "golden" / "gripper.policy")
+    instance = folder.domain.instance_from_text(folder.generator(balls=6))
+    first = run(RulePolicy(policy, vocabulary, seed=4), instance, step_bound=100)
+    again = run(RulePolicy(policy, vocabulary, seed=4), instance, step_bound=100)
+    assert first.solved and first.plan == again.plan and first.failure is None
+    assert run(RulePolicy(policy, vocabulary, tie_break="first"), instance, step_bound=5).failure is RunFailure.STEP_BOUND
+
+
+def test_no_successor_revisit_and_dead_end():
+    folder = domain_folder("gripper")
+    vocabulary = Vocabulary(folder.domain)
+    instance = folder.domain.instance_from_text(folder.generator(balls=2))
+    moving = Feature("r", Kind.NUMERICAL, "n_count(c_primitive(at-robby,0))")
+    # a policy with no rule that applies: nothing to do
+    assert run(RulePolicy(Policy.of([moving], []), vocabulary), instance, 10).failure is RunFailure.NO_SUCCESSOR
+    # moving without changing any feature: back and forth forever
+    wander = Policy.of([moving], [Rule.of({}, {})])
+    assert run(RulePolicy(wander, vocabulary, tie_break="first"), instance, 10).failure is RunFailure.REVISIT
+    # forbidding revisits, the same wandering never comes back to a state
+    wandering = run(RulePolicy(wander, vocabulary), instance, 10, forbid_revisits=True)
+    assert wandering.failure is not RunFailure.REVISIT
+    oneway = Domain(DATA / "gripper-oneway.pddl")
+    stuck = oneway.instance_from_text(
+        "(define (problem o) (:domain gripper-oneway) (:objects left right - gripper b1 - ball)"
+        " (:init (at-robby rooma) (free left) (free right) (at b1 rooma)) (:goal (at b1 roomb)))")
+    robot_in_a = Feature("a", Kind.BOOLEAN, "b_empty(c_and(c_primitive(at-robby,0),c_one_of(roomb)))")
+    leave = Policy.of([robot_in_a], [Rule.of({"a": True}, {"a": Change.DOWN})])
+    outcome = run(RulePolicy(leave, Vocabulary(oneway)), stuck, 10)
+    assert outcome.failure is RunFailure.DEAD_END and outcome.steps == 1
+
+
+def test_planner_policy_follows_its_plan():
+    folder = domain_folder("blocksworld")
+    instance = folder.domain.instance_from_text(folder.generator(blocks=6, seed=2))
+    outcome = run(PlannerPolicy("gbfs"), instance, step_bound=200)
+    assert outcome.solved and outcome.steps > 0

@@ -1,0 +1,119 @@
+"""GENEX and the exact hitting set on hand-built examples and random small problems."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from stratpol.features.pool import PoolFeature
+from stratpol.features.table import FeatureTable
+from stratpol.learning.exact import exact_hitting_set
+from stratpol.learning.genex import GenexFailure, GenexResult, genex
+from stratpol.learning.hitting_set import LearningExamples, Requirement, build_problem
+from stratpol.learning.projection import projected_policy
+from stratpol.policy import Kind
+
+
+def _table(columns: dict[str, list[int]], complexity: dict[str, int] | None = None) -> FeatureTable:
+    complexity = complexity or {}
+    features = [PoolFeature(Kind.NUMERICAL, name, complexity.get(name, 1), None) for name in columns]
+    return FeatureTable(features, np.array(list(columns.values()), dtype=np.int64).T)
+
+
+def _names(examples, result):
+    return sorted(examples.table.features[f].description for f in result.features)
+
+
+def test_a_decreasing_counter_is_chosen_over_a_noisy_one():
+    # states 0..3 on a path to the goal (3); n counts down, w wobbles, c is constant
+    table = _table({"n": [3, 2, 1, 0], "w": [0, 1, 0, 1], "c": [1, 1, 1, 1]})
+    examples = LearningExamples.of(table, good=[(0, 1), (1, 2), (2, 3)], goal_pairs=[(3, 0), (3, 1), (3, 2)])
+    result = genex(examples, build_problem(examples))
+    assert isinstance(result, GenexResult) and _names(examples, result) == ["n"]
+    assert result.ranks == {0: 0}
+
+
+def test_a_chain_brings_the_feature_that_makes_another_monotone():
+    # m goes up and down, so it is not monotone; across the transitions that leave g unchanged
+    # it only goes up (g = 0) or only down (g > 0). g itself only goes up. Only m hits the
+    # requirement of transition (1, 2), so GENEX must take the chain (g, m).
+    table = _table({"g": [0, 0, 0, 1, 1], "m": [0, 1, 2, 2, 1]}, {"g": 5, "m": 1})
+    examples = LearningExamples.of(table, good=[(0, 1), (1, 2), (2, 3), (3, 4)], goal_pairs=[])
+    result = genex(examples, build_problem(examples))
+    assert isinstance(result, GenexResult)
+    assert _names(examples, result) == ["g", "m"] and result.links == ((0, 1),) and result.ranks == {0: 0, 1: 1}
+
+
+def test_failure_names_the_transition_no_feature_changes_across():
+    table = _table({"a": [1, 1, 0], "b": [2, 2, 5]})
+    examples = LearningExamples.of(table, good=[(0, 1), (1, 2)])
+    result = genex(examples, build_problem(examples))
+    assert isinstance(result, GenexFailure)
+    assert result.pending[0] == (Requirement.EDGE, (0, 1))
+    assert "Edge (0, 1)" in result.describe()
+
+
+def test_bad_transitions_are_separated():
+    # good: (0,1) where x and y both go down; bad: (0,2) where only y goes down.
+    table = _table({"x": [2, 1, 2], "y": [2, 1, 1]}, {"x": 3, "y": 1})
+    examples = LearningExamples.of(table, good=[(0, 1)], bad=[(0, 2)])
+    result = genex(examples, build_problem(examples))
+    assert isinstance(result, GenexResult) and "x" in _names(examples, result)
+    policy = projected_policy(examples, result.features, result.ranks)
+    named = {f.description: f.name for f in policy.features}
+    values = lambda row: {named[f.description]: int(table.values[row, i])  # noqa: E731
+                          for i, f in enumerate(table.features) if f.description in named}
+    assert policy.accepts(values(0), values(1)) and not policy.accepts(values(0), values(2))
+
+
+@st.composite
+def problems(draw):
+    features = draw(st.integers(1, 5))
+    states = draw(st.integers(2, 6))
+    columns = {f"f{j}": draw(st.lists(st.integers(0, 3), min_size=states, max_size=states)) for j in range(features)}
+    complexity = {name: draw(st.integers(1, 4)) for name in columns}
+    pairs = st.tuples(st.integers(0, states - 1), st.integers(0, states - 1)).filter(lambda p: p[0] != p[1])
+    good = draw(st.lists(pairs, min_size=1, max_size=5, unique=True))
+    bad = draw(st.lists(pairs.filter(lambda p: p not in good), max_size=3, unique=True))
+    return LearningExamples.of(_table(columns, complexity), good, bad)
+
+
+def _policy_values(examples, policy, row):
+    named = {f.description: f.name for f in policy.features}
+    return {named[f.description]: int(examples.table.values[row, i])
+            for i, f in enumerate(examples.table.features) if f.description in named}
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(problems(), st.integers(0, 3))
+def test_genex_is_sound(examples, seed):
+    problem = build_problem(examples)
+    result = genex(examples, problem, seed=seed)
+    exact = exact_hitting_set(examples, problem)
+    if isinstance(result, GenexFailure):
+        return
+    assert problem.is_hit_by(result.features)
+    policy = projected_policy(examples, result.features, result.ranks)
+    for source, target in examples.good.tolist():
+        assert policy.accepts(_policy_values(examples, policy, source), _policy_values(examples, policy, target))
+    for source, target in examples.bad.tolist():
+        assert not policy.accepts(_policy_values(examples, policy, source), _policy_values(examples, policy, target))
+    for g, f in result.links:
+        assert result.ranks[f] > result.ranks[g]
+    # the exact solver finds a solution whenever GENEX does, and never a more expensive one
+    assert isinstance(exact, GenexResult) and exact.cost <= result.cost
+    assert problem.is_hit_by(exact.features)
+
+
+def test_exact_is_optimal_where_greedy_is_not():
+    # three transitions; a changes across all of them (cost 7), b across the first two (cost 4),
+    # c across the third (cost 4). Greedy takes b (2 hits / 4), then c: 8. The optimum is a: 7.
+    table = _table({"a": [0, 1, 0, 1, 0, 1], "b": [0, 1, 0, 1, 0, 0], "c": [0, 0, 0, 0, 0, 1]},
+                   {"a": 6, "b": 3, "c": 3})
+    examples = LearningExamples.of(table, good=[(0, 1), (2, 3), (4, 5)])
+    problem = build_problem(examples)
+    greedy, exact = genex(examples, problem), exact_hitting_set(examples, problem)
+    assert _names(examples, greedy) == ["b", "c"] and greedy.cost == 8
+    assert _names(examples, exact) == ["a"] and exact.cost == 7

@@ -1,0 +1,50 @@
+"""End to end: learn a Gripper policy from small generated instances and check it on larger ones."""
+
+from __future__ import annotations
+
+import pytest
+
+from stratpol.evaluation import RulePolicy, run
+from stratpol.features import Vocabulary, load_grammar
+from stratpol.features.policy_evaluator import PolicyEvaluator
+from stratpol.generation import domain_folder
+from stratpol.learning.teacher import Teacher
+from stratpol.learning.wrapper import learn_policy
+from stratpol.verification import verify
+
+
+@pytest.fixture(scope="module")
+def learned(tmp_path_factory):
+    folder = domain_folder("gripper")
+    instances = [folder.domain.instance_from_text(folder.generator(balls=n)) for n in (1, 2, 3, 4)]
+    vocabulary = Vocabulary(folder.domain)
+    cache = tmp_path_factory.mktemp("cache")
+    result = learn_policy(instances, vocabulary, load_grammar("default"), Teacher("siw", cache_dir=cache / "plans"),
+                          cache_dir=cache / "pools")
+    return folder, vocabulary, result
+
+
+def test_learned_gripper_policy_verifies_on_2_to_7_balls(learned):
+    folder, vocabulary, result = learned
+    assert all(v.solved for v in result.verifications)
+    evaluator = PolicyEvaluator(result.policy, vocabulary)
+    for balls in range(2, 8):  # all policy-reachable states, every choice
+        instance = folder.domain.instance_from_text(folder.generator(balls=balls))
+        assert verify(instance, evaluator.on(instance).compatible_successors).solved, balls
+
+
+@pytest.mark.parametrize("balls", [10, 20, 30])
+def test_learned_gripper_policy_runs_to_the_goal_on_large_instances(learned, balls):
+    folder, vocabulary, result = learned
+    instance = folder.domain.instance_from_text(folder.generator(balls=balls))
+    for seed in range(3):  # random tie-breaks: any compatible choice reaches the goal
+        outcome = run(RulePolicy(result.policy, vocabulary, seed=seed), instance, step_bound=10 * balls)
+        assert outcome.solved and outcome.steps <= 4 * balls
+
+
+def test_statistics_are_filled(learned):
+    _, _, result = learned
+    stats = result.statistics
+    assert stats.instances == 4 and stats.pool > 100 and stats.good >= 3 and stats.outer_iterations >= 1
+    assert result.order[0] == "gripper-4"  # longest teacher plan first
+    assert set(stats.seconds) >= {"plans", "pool", "genex", "verification"}
