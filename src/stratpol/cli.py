@@ -261,6 +261,61 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _evaluate(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from stratpol.evaluation import PlannerPolicy, RulePolicy
+    from stratpol.evaluation.plots import plot_scaling
+    from stratpol.evaluation.scaling import ScalingSettings, scaling_evaluation
+    from stratpol.features import Vocabulary
+    from stratpol.generation import domain_folder
+
+    if (args.policy is None) == (args.planner is None):
+        raise InputError("give either a policy file or --planner NAME")
+    folder = domain_folder(args.domain)
+    if args.planner is not None:
+        from stratpol.planning.planners import planner
+
+        planner(args.planner)
+        policy = PlannerPolicy(args.planner)
+    else:
+        vocabulary = Vocabulary(folder.domain)
+        try:
+            policy = RulePolicy(_load_policy(args.policy, vocabulary), vocabulary, seed=args.seed,
+                                name=Path(args.policy).stem)
+        except ValueError as error:
+            raise InputError(str(error), args.policy) from None
+    settings = ScalingSettings(epsilon=args.epsilon, kappa=args.kappa, tau=args.tau, zeta=args.zeta,
+                               plan_length_bound=args.plan_length_bound, max_size=args.max_size,
+                               seconds_per_size=args.seconds_per_size, seed=args.seed, jobs=args.jobs)
+    out = Path(args.out)
+    result = scaling_evaluation(policy, folder, settings, out,
+                                progress=lambda line: print(f"  {line}", file=sys.stderr, flush=True))
+    plot_scaling([result], out / "scaling.png", tau=args.tau)
+    print("size  runs  coverage  +-     plan length")
+    for m in result.sizes:
+        length = "-" if m.mean_plan_length is None else f"{m.mean_plan_length:.1f}"
+        print(f"{m.size:>4}  {m.runs:>4}  {m.coverage:>8.3f}  {m.half_width:.3f}  {length:>11}")
+    print(f"Scale {result.scale}, SumCov {result.sum_coverage:.2f}; tables and plot in {out}")
+    return 0
+
+
+def _plot(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from stratpol.evaluation.plots import plot_scaling
+    from stratpol.evaluation.scaling import read_result
+
+    results = []
+    for folder in args.folders:
+        if not (Path(folder) / "scaling.json").is_file():
+            raise InputError("no scaling.json here (run stratpol evaluate first)", folder)
+        results.append(read_result(Path(folder)))
+    plot_scaling(results, Path(args.out))
+    print(args.out)
+    return 0
+
+
 def _bench(args: argparse.Namespace) -> int:
     from stratpol.bench import planning_benchmark, render_planning_benchmark
 
@@ -329,6 +384,28 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--step-bound", type=int, metavar="N", help="give up after N steps (default: 10 * objects + 100)")
     run.add_argument("--out", metavar="FILE", help="also write the plan as an IPC plan file")
     run.set_defaults(run=_run)
+
+    evaluate = commands.add_parser("evaluate", help="scaling evaluation with confidence bounds per size")
+    evaluate.add_argument("policy", nargs="?", help="policy file (or use --planner for the baseline)")
+    evaluate.add_argument("--planner", metavar="NAME", help="evaluate a planner as the policy (e.g. lama-first)")
+    evaluate.add_argument("--domain", required=True, help="domain name (instances come from its generator)")
+    evaluate.add_argument("--max-size", type=int, default=100, metavar="N", help="largest size (default: 100)")
+    evaluate.add_argument("--epsilon", type=float, default=0.05, help="interval half-width (default: 0.05)")
+    evaluate.add_argument("--kappa", type=float, default=0.1, help="1 - confidence (default: 0.1)")
+    evaluate.add_argument("--tau", type=float, default=0.3, help="coverage threshold (default: 0.3)")
+    evaluate.add_argument("--zeta", type=int, default=2, help="sizes below tau before stopping (default: 2)")
+    evaluate.add_argument("--plan-length-bound", type=int, default=100, metavar="L",
+                          help="step bound L; size n runs with L + n (default: 100)")
+    evaluate.add_argument("--seconds-per-size", type=float, metavar="S", help="time budget per size")
+    evaluate.add_argument("--jobs", type=int, default=1, metavar="J", help="parallel runs (default: 1)")
+    evaluate.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default: 0)")
+    evaluate.add_argument("--out", required=True, metavar="DIR", help="output folder (resumed if it has runs)")
+    evaluate.set_defaults(run=_evaluate)
+
+    plot = commands.add_parser("plot", help="plot several scaling evaluations in one figure")
+    plot.add_argument("folders", nargs="+", metavar="DIR", help="output folders of stratpol evaluate")
+    plot.add_argument("--out", required=True, metavar="PNG", help="the figure")
+    plot.set_defaults(run=_plot)
 
     bench = commands.add_parser("bench", help="measure speeds")
     bench.add_argument("suite", choices=["planning"], help="what to measure")

@@ -45,6 +45,10 @@ class RulePolicy:
         self.tie_break = tie_break
         self.seed = seed
 
+    def __reduce__(self):
+        # dlplan objects do not pickle: a worker process parses the features again
+        return (RulePolicy, (self.evaluator.policy, self.evaluator.vocabulary, self.tie_break, self.seed, self.name))
+
     def controller(self, instance: Instance) -> Controller:
         return _RuleController(self.evaluator.on(instance), self.tie_break, random.Random(f"{self.seed}/{instance.name}"))
 

@@ -43,6 +43,9 @@ class Vocabulary:
         self.caches = DenotationsCaches()
         self._instance_indices = itertools.count()
 
+    def __reduce__(self):
+        return (Vocabulary, (self.domain, self.goal_predicates))
+
     def bridge(self, instance: Instance) -> InstanceBridge:
         """A new bridge for `instance`, with an instance index no other bridge of this vocabulary has."""
         if instance.domain is not self.domain:

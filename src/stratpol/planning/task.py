@@ -151,8 +151,21 @@ class Domain:
             raise _parse_error(error, source) from None
         return Instance(self, problem, text, source if isinstance(source, Path) else None)
 
+    def __reduce__(self):
+        # a worker process parses the file again, once per process and path
+        return (_domain_in_this_process, (str(self.path),))
+
     def __repr__(self) -> str:
         return f"Domain({self.name!r}, {str(self.path)!r})"
+
+
+_DOMAINS_IN_THIS_PROCESS: dict[str, Domain] = {}
+
+
+def _domain_in_this_process(path: str) -> Domain:
+    if path not in _DOMAINS_IN_THIS_PROCESS:
+        _DOMAINS_IN_THIS_PROCESS[path] = Domain(path)
+    return _DOMAINS_IN_THIS_PROCESS[path]
 
 
 class Instance:

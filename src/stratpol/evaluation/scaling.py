@@ -1,0 +1,214 @@
+"""Dynamic validation (Algorithm 2) and scaling evaluation (Algorithm 3) of the validation paper.
+
+Both draw instances of growing size uniformly over the generator inputs of that size and run a
+policy on them. Scaling evaluation runs each size until the sequential t-interval on coverage is
+narrow enough, stops after `zeta` consecutive sizes below `tau`, and reports the statistical
+coverage per size, Scale and SumCov. Every run is appended to `runs.jsonl` in the output folder,
+so an interrupted evaluation resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from joblib import Parallel, delayed
+
+from stratpol.atomic import write_text_atomically
+from stratpol.evaluation.confidence import SequentialInterval
+from stratpol.evaluation.policies import GeneralPolicy
+from stratpol.evaluation.runner import run
+from stratpol.generation.registry import DomainFolder
+from stratpol.generation.sampling import sample
+from stratpol.generation.size_csp import size_exists
+from stratpol.planning import Domain
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    size: int
+    index: int
+    solved: bool
+    plan_length: int | None
+    seconds: float
+    failure: str | None
+
+
+def _draw_text(folder: DomainFolder, size: int, index: int, seed: int) -> str:
+    """Instance `index` of `size`: its own random stream, so any order of runs gives the same draws."""
+    return sample(folder, size, random.Random(f"{folder.name}/{seed}/{size}/{index}")).text
+
+
+def _run_one(policy: GeneralPolicy, domain: Domain, text: str, size: int, index: int, step_bound: int,
+             forbid_revisits: bool) -> RunRecord:
+    instance = domain.instance_from_text(text)
+    outcome = run(policy, instance, step_bound, forbid_revisits=forbid_revisits)
+    return RunRecord(size, index, outcome.solved, outcome.steps if outcome.solved else None, outcome.seconds,
+                     None if outcome.failure is None else outcome.failure.value)
+
+
+@dataclass
+class SizeResult:
+    size: int
+    runs: int
+    coverage: float
+    half_width: float
+    mean_plan_length: float | None
+    seconds: float
+
+
+@dataclass
+class ScalingResult:
+    policy: str
+    domain: str
+    sizes: list[SizeResult] = field(default_factory=list)
+    scale: int = 0
+    sum_coverage: float = 0.0
+
+
+@dataclass(frozen=True)
+class ScalingSettings:
+    epsilon: float = 0.05
+    kappa: float = 0.1
+    tau: float = 0.3
+    zeta: int = 2
+    plan_length_bound: int = 100  # L: a size n runs with step bound L + n
+    max_size: int = 200
+    max_runs_per_size: int = 1000
+    seconds_per_size: float | None = None
+    forbid_revisits: bool = False
+    seed: int = 0
+    jobs: int = 1
+
+
+class _RunLog:
+    """runs.jsonl: one line per finished run, read back on resume."""
+
+    def __init__(self, out: Path | None) -> None:
+        self.path = None if out is None else out / "runs.jsonl"
+        self.done: dict[tuple[int, int], RunRecord] = {}
+        if self.path is not None and self.path.is_file():
+            for line in self.path.read_text().splitlines():
+                if line.strip():
+                    record = RunRecord(**json.loads(line))
+                    self.done[(record.size, record.index)] = record
+
+    def add(self, record: RunRecord) -> None:
+        self.done[(record.size, record.index)] = record
+        if self.path is not None:
+            with self.path.open("a") as file:
+                file.write(json.dumps(asdict(record)) + "\n")
+
+
+def scaling_evaluation(policy: GeneralPolicy, folder: DomainFolder, settings: ScalingSettings = ScalingSettings(),
+                       out: Path | None = None, progress: Callable[[str], None] = lambda line: None) -> ScalingResult:
+    """Algorithm 3: sizes from 1 upwards until `zeta` consecutive sizes have coverage below `tau`."""
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+    log = _RunLog(out)
+    result = ScalingResult(getattr(policy, "name", "policy"), folder.name)
+    below = 0
+    with Parallel(n_jobs=settings.jobs) as parallel:
+        for size in range(1, settings.max_size + 1):
+            if not size_exists(folder.size_model, size):
+                continue
+            measured = _evaluate_size(policy, folder, size, settings, log, parallel, progress)
+            result.sizes.append(measured)
+            below = below + 1 if measured.coverage < settings.tau else 0
+            if below >= settings.zeta:
+                break
+    _summarise(result, settings)
+    if out is not None:
+        write_tables(result, out)
+    return result
+
+
+def _evaluate_size(policy: GeneralPolicy, folder: DomainFolder, size: int, settings: ScalingSettings, log: _RunLog,
+                   parallel: Parallel, progress: Callable[[str], None]) -> SizeResult:
+    interval = SequentialInterval(settings.epsilon, settings.kappa, maximum_runs=settings.max_runs_per_size)
+    records: list[RunRecord] = []
+    started = time.perf_counter()
+    index = 0
+    while not interval.done():
+        if settings.seconds_per_size is not None and time.perf_counter() - started > settings.seconds_per_size:
+            break
+        batch = list(range(index, index + max(settings.jobs, 1)))
+        missing = [i for i in batch if (size, i) not in log.done]
+        if missing:
+            texts = [_draw_text(folder, size, i, settings.seed) for i in missing]
+            bound = settings.plan_length_bound + size
+            fresh = parallel(delayed(_run_one)(policy, folder.domain, text, size, i, bound, settings.forbid_revisits)
+                             for i, text in zip(missing, texts))
+            for record in fresh:
+                log.add(record)
+        for i in batch:  # in draw order, so the stopping point does not depend on the batch size
+            if interval.done():
+                break
+            records.append(log.done[(size, i)])
+            interval.add(log.done[(size, i)].solved)
+        index += len(batch)
+        progress(f"size {size}: {interval.runs} runs, coverage {interval.mean:.2f} +- {interval.half_width:.2f}")
+    lengths = [r.plan_length for r in records if r.plan_length is not None]
+    return SizeResult(size, interval.runs, interval.mean, interval.half_width,
+                      sum(lengths) / len(lengths) if lengths else None, time.perf_counter() - started)
+
+
+def _summarise(result: ScalingResult, settings: ScalingSettings) -> None:
+    """Scale: the largest size before the final run of sizes below tau; SumCov: coverage summed up to it."""
+    end = len(result.sizes)
+    trailing = 0
+    for measured in reversed(result.sizes):
+        if measured.coverage >= settings.tau:
+            break
+        trailing += 1
+    if trailing >= settings.zeta:
+        end -= trailing
+    kept = result.sizes[:end]
+    result.scale = kept[-1].size if kept else 0
+    result.sum_coverage = sum(m.coverage for m in kept)
+
+
+def write_tables(result: ScalingResult, out: Path) -> None:
+    """scaling.csv (one row per size) and scaling.json (everything), written atomically."""
+    header = "size,runs,coverage,half_width,mean_plan_length,seconds"
+    rows = [header] + [
+        f"{m.size},{m.runs},{m.coverage:.4f},{m.half_width:.4f},"
+        f"{'' if m.mean_plan_length is None else f'{m.mean_plan_length:.2f}'},{m.seconds:.2f}"
+        for m in result.sizes
+    ]
+    write_text_atomically(out / "scaling.csv", "\n".join(rows) + "\n")
+    write_text_atomically(out / "scaling.json", json.dumps(asdict(result), indent=1))
+
+
+def read_result(folder: Path) -> ScalingResult:
+    data = json.loads((folder / "scaling.json").read_text())
+    sizes = [SizeResult(**m) for m in data.pop("sizes")]
+    return ScalingResult(sizes=sizes, **data)
+
+
+@dataclass
+class ValidationResult:
+    score: float
+    coverage: dict[int, float]
+
+
+def dynamic_validation(policy: GeneralPolicy, folder: DomainFolder, start_size: int, plan_length_bound: int,
+                       instances_per_size: int = 10, tau: float = 0.3, max_size: int = 500,
+                       forbid_revisits: bool = False, seed: int = 0) -> ValidationResult:
+    """Algorithm 2: from start_size + 1 upwards, m instances per size, until coverage <= tau."""
+    coverage: dict[int, float] = {}
+    for size in range(start_size + 1, max_size + 1):
+        if not size_exists(folder.size_model, size):
+            continue
+        solved = 0
+        for index in range(instances_per_size):
+            text = _draw_text(folder, size, index, seed)
+            solved += _run_one(policy, folder.domain, text, size, index, plan_length_bound, forbid_revisits).solved
+        coverage[size] = solved / instances_per_size
+        if coverage[size] <= tau:
+            break
+    return ValidationResult(sum(coverage.values()), coverage)

@@ -1,0 +1,94 @@
+"""The sequential interval, scaling evaluation (stopping, Scale, SumCov, resume) and validation."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from stratpol.evaluation import PlannerPolicy, RulePolicy
+from stratpol.evaluation.confidence import SequentialInterval
+from stratpol.evaluation.scaling import (
+    ScalingResult, ScalingSettings, SizeResult, _summarise, dynamic_validation, read_result, scaling_evaluation,
+)
+from stratpol.features import Vocabulary
+from stratpol.generation import domain_folder
+from stratpol.policy.text import read_policy
+
+GOLDEN = Path(__file__).resolve().parents[1] / "data" / "golden"
+
+
+def test_interval_does_not_stop_on_a_few_equal_outcomes():
+    interval = SequentialInterval(epsilon=0.05, kappa=0.1)
+    for _ in range(10):
+        interval.add(1)
+    assert not interval.done()  # zero sample variance must not end the size
+    while not interval.done():
+        interval.add(1)
+    # with S^2 + 1/n the all-success half-width is t_{n-1} / n <= 0.05: n = 34
+    assert interval.runs == 34 and interval.mean == 1.0
+
+
+def test_interval_half_width_matches_the_t_formula():
+    interval = SequentialInterval()
+    for x in [1, 0] * 50:
+        interval.add(x)
+    from scipy.stats import t
+
+    variance = sum((x - 0.5) ** 2 for x in interval.outcomes) / 99 + 1 / 100
+    assert interval.half_width == pytest.approx(t.ppf(0.95, 99) * math.sqrt(variance / 100))
+    assert not interval.done()  # about 270 runs are needed near coverage 0.5
+
+
+def test_scale_and_sumcov_stop_before_the_final_failing_sizes():
+    result = ScalingResult("p", "d", [SizeResult(n, 30, c, 0.05, None, 0) for n, c in
+                                      [(3, 1.0), (4, 0.9), (5, 0.2), (6, 0.5), (7, 0.1), (8, 0.0)]])
+    _summarise(result, ScalingSettings(tau=0.3, zeta=2))
+    assert result.scale == 6 and result.sum_coverage == pytest.approx(2.6)
+
+
+@pytest.fixture(scope="module")
+def gripper_policy():
+    folder = domain_folder("gripper")
+    return folder, RulePolicy(read_policy(GOLDEN / "gripper.policy"), Vocabulary(folder.domain), name="golden")
+
+
+def test_scaling_evaluation_stops_at_tau_and_resumes(gripper_policy, tmp_path):
+    folder, policy = gripper_policy
+    # L = 5: a size n runs with n + 5 steps; gripper needs about 3 (n - 4) steps, so it fails from n = 8
+    settings = ScalingSettings(plan_length_bound=5, max_size=30)
+    result = scaling_evaluation(policy, folder, settings, out=tmp_path)
+    coverage = {m.size: m.coverage for m in result.sizes}
+    assert coverage[5] == coverage[6] == 1.0 and coverage[8] == 0.0
+    assert result.scale == 7 and max(coverage) == 9  # two sizes below tau, then stop
+    lines = (tmp_path / "runs.jsonl").read_text().splitlines()
+    assert read_result(tmp_path).scale == 7
+    assert (tmp_path / "scaling.csv").read_text().startswith("size,runs,coverage")
+    again = scaling_evaluation(policy, folder, settings, out=tmp_path)  # resumes: no new runs
+    assert (tmp_path / "runs.jsonl").read_text().splitlines() == lines
+    assert [m.coverage for m in again.sizes] == [m.coverage for m in result.sizes]
+    assert json.loads(lines[0])["size"] == 5
+
+
+def test_parallel_runs_give_the_same_result(gripper_policy, tmp_path):
+    folder, policy = gripper_policy
+    settings = ScalingSettings(plan_length_bound=5, max_size=8, epsilon=0.2)
+    one = scaling_evaluation(policy, folder, settings)
+    two = scaling_evaluation(policy, folder, ScalingSettings(plan_length_bound=5, max_size=8, epsilon=0.2, jobs=2))
+    assert [(m.size, m.runs, m.coverage) for m in one.sizes] == [(m.size, m.runs, m.coverage) for m in two.sizes]
+
+
+def test_dynamic_validation(gripper_policy):
+    folder, policy = gripper_policy
+    result = dynamic_validation(policy, folder, start_size=5, plan_length_bound=20)
+    # sizes 6.. with 20 steps: 2 balls need 5 steps, 7 balls need 21
+    assert result.coverage[6] == 1.0 and result.coverage[max(result.coverage)] <= 0.3
+    assert result.score == sum(result.coverage.values())
+
+
+def test_planner_baseline_is_evaluated_the_same_way(tmp_path):
+    folder = domain_folder("blocksworld")
+    result = scaling_evaluation(PlannerPolicy("gbfs"), folder, ScalingSettings(max_size=4, epsilon=0.2), out=tmp_path)
+    assert [m.size for m in result.sizes] == [2, 3, 4] and all(m.coverage == 1.0 for m in result.sizes)
