@@ -83,3 +83,79 @@ def render_planning_benchmark(report: PlanningBenchmark) -> str:
         expanded = "-" if t.expanded is None else f"{t.expanded:,}"
         lines.append(f"{t.instance:<20}{t.planner:<14}{t.status:<15}{plan:>4}{expanded:>12}{t.seconds:>9.2f}")
     return "\n".join(lines)
+
+
+# The KR 2025 training and test sets (../shared/benchmarks/gp2024/<name>), learned with their own domain files.
+GP2024 = ["blocks4ops-clear", "blocks4ops-on", "delivery-1pkg", "reward", "visitall", "childsnack", "spanner-1nut",
+          "ferry", "miconic", "logistics-1truck", "barman-1cocktail-1shot", "8puzzle-1tile", "zenotravel-1plane",
+          "sokoban-1stone-7x7"]
+
+
+@dataclass(frozen=True)
+class LearningRow:
+    domain: str
+    status: str  # "solved" or the failure reason
+    instances: int = 0
+    states: int = 0
+    pool: int = 0
+    good: int = 0
+    bad: int = 0
+    features: int = 0
+    rules: int = 0
+    seconds: float = 0.0
+    test_solved: int = 0
+    test_total: int = 0
+
+
+def learning_benchmark(benchmarks: "Path", names: list[str], test_time_limit: float = 60.0,
+                       progress: Callable[[str], None] = lambda line: None) -> list[LearningRow]:
+    """Learn on each training set, then run the policy on each test instance (Tables 1 and 3)."""
+    from pathlib import Path
+
+    from stratpol.errors import InputError
+    from stratpol.evaluation import RulePolicy, run
+    from stratpol.features import Vocabulary, load_grammar
+    from stratpol.learning.teacher import Teacher
+    from stratpol.learning.wrapper import LearningFailure, learn_policy
+    from stratpol.planning import Domain
+
+    rows = []
+    for name in names:
+        folder = Path(benchmarks) / name
+        domain = Domain(folder / "domain.pddl")
+        training = sorted(p for p in (folder / "training").rglob("*.pddl") if p.name != "domain.pddl")
+        progress(f"{name}: learning on {len(training)} instances")
+        started = time.perf_counter()
+        vocabulary = Vocabulary(domain)
+        try:
+            instances = [domain.load_instance(p) for p in training]
+            result = learn_policy(instances, vocabulary, load_grammar("default"), Teacher("siw"),
+                                  progress=lambda line: progress(f"{name}: {line}"))
+        except (LearningFailure, InputError) as failure:
+            rows.append(LearningRow(name, f"failed: {failure}", seconds=time.perf_counter() - started))
+            continue
+        seconds = time.perf_counter() - started
+        stats = result.statistics
+        tests = sorted(p for p in (folder / "testing").rglob("*.pddl") if p.name != "domain.pddl")
+        policy = RulePolicy(result.policy, vocabulary, seed=0)
+        solved = 0
+        for number, path in enumerate(tests, start=1):
+            progress(f"{name}: test {number}/{len(tests)}")
+            try:
+                instance = domain.load_instance(path)
+            except InputError:
+                continue
+            bound = 20 * len(instance.objects) + 100
+            solved += run(policy, instance, bound, time_limit=test_time_limit).solved
+        rows.append(LearningRow(name, "solved", stats.instances, stats.states, stats.pool, stats.good, stats.bad,
+                                len(result.policy.features), len(result.policy.rules), seconds, solved, len(tests)))
+    return rows
+
+
+def render_learning_benchmark(rows: list[LearningRow]) -> str:
+    lines = ["domain                    |Q|  states    pool  |X+|  |X-|  F  R  seconds  test coverage  status"]
+    for r in rows:
+        coverage = f"{r.test_solved}/{r.test_total}" if r.test_total else "-"
+        lines.append(f"{r.domain:<24}{r.instances:>5}{r.states:>8}{r.pool:>8}{r.good:>6}{r.bad:>6}{r.features:>3}"
+                     f"{r.rules:>3}{r.seconds:>9.1f}  {coverage:>13}  {r.status}")
+    return "\n".join(lines)

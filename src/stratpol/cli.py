@@ -317,10 +317,22 @@ def _plot(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from stratpol.bench import planning_benchmark, render_planning_benchmark
+    from pathlib import Path
 
-    report = planning_benchmark(time_limit=args.time_limit, progress=lambda line: print(line, file=sys.stderr))
-    print(render_planning_benchmark(report))
+    from stratpol import bench
+
+    progress = lambda line: print(f"  {line}", file=sys.stderr, flush=True)  # noqa: E731
+    if args.suite == "planning":
+        print(bench.render_planning_benchmark(bench.planning_benchmark(args.time_limit, progress)))
+        return 0
+    root = Path(args.benchmarks)
+    if not root.is_dir():
+        raise InputError("benchmark folder not found", root)
+    names = args.domains or bench.GP2024
+    unknown = [n for n in names if not (root / n / "domain.pddl").is_file()]
+    if unknown:
+        raise InputError(f"no training set for {', '.join(unknown)}", root)
+    print(bench.render_learning_benchmark(bench.learning_benchmark(root, names, args.time_limit, progress)))
     return 0
 
 
@@ -408,8 +420,12 @@ def build_parser() -> argparse.ArgumentParser:
     plot.set_defaults(run=_plot)
 
     bench = commands.add_parser("bench", help="measure speeds")
-    bench.add_argument("suite", choices=["planning"], help="what to measure")
-    bench.add_argument("--time-limit", type=float, default=60.0, metavar="S", help="per planner run (default: 60)")
+    bench.add_argument("suite", choices=["planning", "learning"], help="what to measure")
+    bench.add_argument("--time-limit", type=float, default=60.0, metavar="S",
+                       help="per planner run, or per test run of a learned policy (default: 60)")
+    bench.add_argument("--benchmarks", default="../shared/benchmarks/gp2024", metavar="DIR",
+                       help="learning: folder of <domain>/{domain.pddl,training,testing} (default: ../shared/benchmarks/gp2024)")
+    bench.add_argument("--domains", nargs="*", metavar="NAME", help="learning: which domains (default: all 14)")
     bench.set_defaults(run=_bench)
     return parser
 

@@ -17,6 +17,7 @@ class RunFailure(enum.Enum):
     NO_SUCCESSOR = "no successor"
     REVISIT = "revisit"
     DEAD_END = "dead end"
+    TIME_LIMIT = "time limit"
 
 
 @dataclass(frozen=True)
@@ -34,7 +35,7 @@ class RunOutcome:
 
 
 def run(policy: GeneralPolicy, instance: Instance, step_bound: int, forbid_revisits: bool = False,
-        dead_end_time_limit: float = 10.0) -> RunOutcome:
+        dead_end_time_limit: float = 10.0, time_limit: float | None = None) -> RunOutcome:
     """Follow the policy from the initial state until a goal, or a failure.
 
     With `forbid_revisits` the policy must choose among unvisited states; without it, coming
@@ -51,6 +52,9 @@ def run(policy: GeneralPolicy, instance: Instance, step_bound: int, forbid_revis
     while not instance.is_goal(state):
         if len(plan) >= step_bound:
             failure = RunFailure.STEP_BOUND
+            break
+        if time_limit is not None and time.perf_counter() - started > time_limit:
+            failure = RunFailure.TIME_LIMIT
             break
         chosen = controller.choose(state, visited if forbid_revisits else ())
         if chosen is None:
