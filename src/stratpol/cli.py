@@ -164,7 +164,7 @@ def _training_instances(args: argparse.Namespace, domain):
 
     if args.instances:
         folder = Path(args.instances)
-        files = sorted(folder.glob("*.pddl")) if folder.is_dir() else []
+        files = sorted(folder.rglob("*.pddl")) if folder.is_dir() else []
         files = [f for f in files if f.name != "domain.pddl"]
         if not files:
             raise InputError("no PDDL problem files here", folder)

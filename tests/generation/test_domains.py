@@ -117,14 +117,13 @@ def test_benchmark_files_parse_and_match_the_size_formula(name, benchmark):
     files = sorted(p for p in (BENCHMARKS / benchmark).rglob("*.pddl") if p.name != "domain.pddl")
     assert files, benchmark
     header_arguments = getattr(folder.module, "header_arguments", None)
-    checked = 0
+    headers = 0
     for path in files:
         instance = folder.domain.load_instance(path)
-        if header_arguments is None:
-            continue
-        arguments = header_arguments(_header(path.read_text()))
+        header = _header(path.read_text())
+        headers += bool(header)
+        arguments = None if header_arguments is None or not header else header_arguments(header)
         if arguments is not None:
             assert folder.size_model.size(arguments) == len(instance.objects), path
-            checked += 1
-    if header_arguments is not None:
-        assert checked > 0
+    if header_arguments is not None and headers:  # a folder with generator headers is checked
+        assert any(header_arguments(_header(p.read_text())) for p in files[:200])

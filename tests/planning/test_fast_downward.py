@@ -373,14 +373,15 @@ def test_trivially_unsolvable_translation_gives_infinity(oneway_domain):
 
 
 def test_names_with_capitals(blocks_domain):
-    # FD lower-cases every name, pymimir keeps the PDDL's case: plans and LM-cut must map back.
+    # PDDL names are case-insensitive: instances keep them lower-cased, as FD and pymimir's file
+    # parser do, and plans and LM-cut work on them.
     instance = blocks_domain.instance_from_text(
         "(define (problem caps) (:domain blocksworld) (:objects A B)"
         " (:init (arm-empty) (on-table A) (on-table B) (clear A) (clear B)) (:goal (and (on A B))))"
     )
     result = lama_first(instance)
     assert result.status is SearchStatus.SOLVED
-    assert [str(a) for a in result.plan] == ["(pickup A)", "(stack A B)"]
+    assert [str(a) for a in result.plan] == ["(pickup a)", "(stack a b)"]
     state = instance.initial_state
     for action in result.plan:
         assert instance.is_applicable(state, action)

@@ -16,7 +16,6 @@ from pathlib import Path
 
 import numpy as np
 
-from stratpol.errors import InputError
 from stratpol.features import FeatureTable, Grammar, Vocabulary, generate_pool, prune_equivalent
 from stratpol.features.policy_evaluator import PolicyEvaluator
 from stratpol.features.vocabulary import InstanceBridge
@@ -37,6 +36,7 @@ class LearningFailure(Exception):
 @dataclass
 class LearningStatistics:
     instances: int = 0
+    dropped: int = 0  # training instances without a teacher plan
     states: int = 0
     pool: int = 0
     good: int = 0
@@ -108,7 +108,9 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
         progress(f"teacher plan {number}/{len(instances)}: {instance.name}")
         advice = teacher.advise(instance)
         if advice.verdict is not Solvability.ALIVE:
-            raise InputError(f"training instance {instance.name} is unsolvable or too hard for the teacher")
+            statistics.dropped += 1  # as the published learner: no plan, no example
+            progress(f"dropped {instance.name}: {advice.verdict.value} for the teacher")
+            continue
         states = advice.states
         if len(states) < 2 or len(set(states)) < len(states):
             continue  # goal true at the start, or a plan that revisits a state: no example

@@ -24,6 +24,7 @@ Atom = tuple[str, tuple[str, ...]]
 # pymimir adds these unary static predicates to every domain; they are not in the PDDL.
 _IMPLICIT_PREDICATES = frozenset({"object", "number"})
 _COMMENT = re.compile(r";[^\n]*")
+_DOMAIN_REFERENCE = re.compile(r"\(\s*:domain\s+[^\s()]+\s*\)")
 
 
 @dataclass(frozen=True)
@@ -141,9 +142,11 @@ class Domain:
         return self._instance(text, name)
 
     def _instance(self, text: str, source: Path | str) -> Instance:
-        # pymimir parses files with comments, but fails on comments in text it is given
-        # directly; blanking them keeps the line numbers of its error messages.
-        parsed = source if isinstance(source, Path) else _blank_comments(text)
+        # pymimir's text parser fails on comments and compares names case-sensitively, while PDDL
+        # is case-insensitive (its file parser lowercases). Blanking comments and lowercasing keep
+        # the line numbers of its error messages. A problem may also name its domain differently
+        # (public sets do: child-snack for childsnack); the parsed domain decides what it means.
+        parsed = _DOMAIN_REFERENCE.sub(f"(:domain {self.name})", _blank_comments(text).lower(), count=1)
         try:
             with silenced_stdout():
                 problem = pymimir.Problem(self._mimir, parsed)
