@@ -108,6 +108,7 @@ class LearningRow:
 
 
 def learning_benchmark(benchmarks: "Path", names: list[str], test_time_limit: float = 60.0,
+                       learn_time_limit: float = 600.0,
                        progress: Callable[[str], None] = lambda line: None) -> list[LearningRow]:
     """Learn on each training set, then run the policy on each test instance (Tables 1 and 3)."""
     from pathlib import Path
@@ -130,7 +131,7 @@ def learning_benchmark(benchmarks: "Path", names: list[str], test_time_limit: fl
         try:
             instances = [domain.load_instance(p) for p in training]
             result = learn_policy(instances, vocabulary, load_grammar("default"), Teacher("siw"),
-                                  progress=lambda line: progress(f"{name}: {line}"))
+                                  time_limit=learn_time_limit, progress=lambda line: progress(f"{name}: {line}"))
         except (LearningFailure, InputError) as failure:
             rows.append(LearningRow(name, f"failed: {failure}", seconds=time.perf_counter() - started))
             continue

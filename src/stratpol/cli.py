@@ -332,7 +332,8 @@ def _bench(args: argparse.Namespace) -> int:
     unknown = [n for n in names if not (root / n / "domain.pddl").is_file()]
     if unknown:
         raise InputError(f"no training set for {', '.join(unknown)}", root)
-    print(bench.render_learning_benchmark(bench.learning_benchmark(root, names, args.time_limit, progress)))
+    rows = bench.learning_benchmark(root, names, args.time_limit, args.learn_time_limit, progress)
+    print(bench.render_learning_benchmark(rows))
     return 0
 
 
@@ -426,6 +427,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--benchmarks", default="../shared/benchmarks/gp2024", metavar="DIR",
                        help="learning: folder of <domain>/{domain.pddl,training,testing} (default: ../shared/benchmarks/gp2024)")
     bench.add_argument("--domains", nargs="*", metavar="NAME", help="learning: which domains (default: all 14)")
+    bench.add_argument("--learn-time-limit", type=float, default=300.0, metavar="S",
+                       help="learning: seconds per domain (default: 300)")
     bench.set_defaults(run=_bench)
     return parser
 

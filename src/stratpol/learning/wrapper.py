@@ -33,6 +33,10 @@ class LearningFailure(Exception):
     """The learner could not produce a policy; the message says why (as Table 2 of the paper)."""
 
 
+class LearningTimeout(LearningFailure):
+    """The time limit ran out (switching strategies does not help then)."""
+
+
 @dataclass
 class LearningStatistics:
     instances: int = 0
@@ -97,11 +101,12 @@ class _Example:
 
 def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar: Grammar, teacher: Teacher,
                  seed: int = 0, cache_dir: Path | None = None, max_outer: int | None = None,
-                 verify_max_states: int = 200_000,
+                 verify_max_states: int = 200_000, time_limit: float | None = None,
                  progress: Callable[[str], None] = lambda message: None) -> WrapperResult:
-    """Algorithm 2 on the training instances `instances`."""
+    """Algorithm 2 on the training instances `instances`; LearningFailure past `time_limit` seconds."""
     statistics = LearningStatistics()
     started = time.perf_counter()
+    deadline = None if time_limit is None else started + time_limit
     examples: list[_Example] = []
     pending: list[tuple[Instance, tuple[State, ...]]] = []
     for number, instance in enumerate(instances, start=1):
@@ -138,9 +143,9 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
         statistics.outer_iterations += 1
         try:
             policy = _inner_loop(examples, subset, rows, vocabulary, teacher, seed, statistics,
-                                 verify_max_states, progress)
-        except LearningFailure:
-            if strategy == "S2":
+                                 verify_max_states, deadline, progress)
+        except LearningFailure as failure:
+            if strategy == "S2" or isinstance(failure, LearningTimeout):
                 raise
             progress("strategy S1 failed; switching to S2")
             strategy, subset = "S2", [0]
@@ -182,9 +187,11 @@ def _next_subset(strategy: str, subset: list[int], failing: int, count: int) -> 
 
 def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, vocabulary: Vocabulary,
                 teacher: Teacher, seed: int, statistics: LearningStatistics, verify_max_states: int,
-                progress: Callable[[str], None]) -> Policy:
+                deadline: float | None, progress: Callable[[str], None]) -> Policy:
     """GENEX and repairs until the policy solves the instances in `subset`."""
     while True:
+        if deadline is not None and time.perf_counter() > deadline:
+            raise LearningTimeout("time limit reached")
         statistics.inner_iterations += 1
         started = time.perf_counter()
         chosen = [examples[i] for i in subset]

@@ -1,0 +1,80 @@
+"""The policy graph of SIEVE: a node per Boolean valuation of the features, an edge per rule and
+successor valuation the rule's effects allow (Srivastava et al. 2011; Bonet and Geffner 2020).
+
+Nodes are bitmasks over the features that appear in some rule (the others never change, so the
+full graph is copies of this one). Each edge records the numerical features it may increase and
+may decrease: n up always increases; n down (only from n > 0) always decreases, to n = 0 or n > 0;
+n? from n = 0 stays or increases, from n > 0 decreases to 0, or goes to n > 0 and may then
+increase, decrease or stay. Booleans change exactly with their valuation, so SIEVE ignores them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import product
+
+from stratpol.policy.rules import Change, Feature, Policy, Rule
+
+MAX_FEATURES = 16
+
+
+@dataclass(frozen=True)
+class Edge:
+    """source -> target under rules[rule]; `increases`/`decreases` are bitmasks of numericals."""
+
+    source: int
+    target: int
+    rule: int
+    increases: int
+    decreases: int
+
+
+@dataclass(frozen=True)
+class PolicyGraph:
+    """The features (bit i is features[i]), the rules and the edges of a policy graph."""
+
+    features: tuple[Feature, ...]
+    rules: tuple[Rule, ...]
+    edges: tuple[Edge, ...]
+
+    def valuation(self, node: int) -> dict[str, bool]:
+        """The Boolean valuation a node stands for."""
+        return {f.name: bool(node >> i & 1) for i, f in enumerate(self.features)}
+
+
+def _successors(feature: Feature, change: Change, value: bool) -> list[tuple[bool, bool, bool]]:
+    """(new valuation, may increase, may decrease) for one feature under one effect."""
+    if feature.is_boolean:
+        targets = {Change.UP: (True,), Change.DOWN: (False,), Change.ANY: (False, True)}[change]
+        return [(target, False, False) for target in targets]
+    if change is Change.UP:
+        return [(True, True, False)]
+    if change is Change.DOWN:
+        return [(False, False, True), (True, False, True)] if value else []
+    return [(False, False, True), (True, True, True)] if value else [(False, False, False), (True, True, False)]
+
+
+def policy_graph(policy: Policy, max_features: int = MAX_FEATURES) -> PolicyGraph:
+    """All edges of the policy graph; ValueError above `max_features` features (2^n nodes)."""
+    mentioned = set().union(*(r.features() for r in policy.rules))
+    features = tuple(f for f in policy.features if f.name in mentioned)
+    if len(features) > max_features:
+        raise ValueError(f"SIEVE needs 2^{len(features)} nodes; at most {max_features} features are allowed")
+    bit = {f.name: i for i, f in enumerate(features)}
+    edges = []
+    for index, rule in enumerate(policy.rules):
+        care = sum(1 << bit[name] for name, _ in rule.conditions)
+        want = sum(1 << bit[name] for name, positive in rule.conditions if positive)
+        effects = [(features[bit[name]], bit[name], change) for name, change in rule.effects]
+        for node in range(1 << len(features)):
+            if node & care != want:
+                continue
+            options = [_successors(feature, change, bool(node >> i & 1)) for feature, i, change in effects]
+            for choice in product(*options):
+                target, increases, decreases = node, 0, 0
+                for (_, i, _), (value, up, down) in zip(effects, choice):
+                    target = target | 1 << i if value else target & ~(1 << i)
+                    increases |= up << i
+                    decreases |= down << i
+                edges.append(Edge(node, target, index, increases, decreases))
+    return PolicyGraph(features, policy.rules, tuple(edges))
