@@ -6,6 +6,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from stratpol.generation import domain_folder
 from stratpol.planning import Instance
@@ -107,12 +108,10 @@ class LearningRow:
     test_total: int = 0
 
 
-def learning_benchmark(benchmarks: "Path", names: list[str], test_time_limit: float = 60.0,
+def learning_benchmark(benchmarks: Path, names: list[str], test_time_limit: float = 60.0,
                        learn_time_limit: float = 600.0,
                        progress: Callable[[str], None] = lambda line: None) -> list[LearningRow]:
     """Learn on each training set, then run the policy on each test instance (Tables 1 and 3)."""
-    from pathlib import Path
-
     from stratpol.errors import InputError
     from stratpol.evaluation import RulePolicy, run
     from stratpol.features import Vocabulary, load_grammar
