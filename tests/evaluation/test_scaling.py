@@ -27,7 +27,8 @@ def test_interval_does_not_stop_on_a_few_equal_outcomes():
     assert not interval.done()  # zero sample variance must not end the size
     while not interval.done():
         interval.add(1)
-    # with S^2 + 1/n the all-success half-width is t_{n-1} / n <= 0.05: n = 34
+    # with S^2 + 1/n the all-success half-width is t_{0.95, n-1} / n: 1.694 / 33 = 0.0513 at n = 33,
+    # 1.692 / 34 = 0.0498 <= 0.05 at n = 34
     assert interval.runs == 34 and interval.mean == 1.0
 
 
@@ -92,3 +93,38 @@ def test_planner_baseline_is_evaluated_the_same_way(tmp_path):
     folder = domain_folder("blocksworld")
     result = scaling_evaluation(PlannerPolicy("gbfs"), folder, ScalingSettings(max_size=4, epsilon=0.2), out=tmp_path)
     assert [m.size for m in result.sizes] == [2, 3, 4] and all(m.coverage == 1.0 for m in result.sizes)
+
+
+class _CoinPolicy:
+    """Solves even sizes always, odd sizes with probability 1/2 (a fixed coin per instance text)."""
+
+    name = "coin"
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    def controller(self, instance):
+        import hashlib
+
+        odd = len(instance.objects) % 2 == 1
+        heads = hashlib.sha256(instance.text.encode()).digest()[0] % 2 == 0
+        inner = self.inner.controller(instance)
+        return inner if not odd or heads else _Refuse()
+
+
+class _Refuse:
+    def choose(self, state, exclude=()):
+        return None
+
+
+def test_estimates_on_odd_sizes_are_within_epsilon_of_one_half(gripper_policy):
+    # blocksworld instances differ, so the coin varies; the true coverage on odd sizes is 1/2
+    folder = domain_folder("blocksworld")
+    policy = _CoinPolicy(PlannerPolicy("gbfs"))
+    close = 0
+    for seed in range(5):
+        result = scaling_evaluation(policy, folder, ScalingSettings(max_size=4, seed=seed, epsilon=0.1))
+        coverage = {m.size: m.coverage for m in result.sizes}
+        assert coverage[2] == coverage[4] == 1.0
+        close += abs(coverage[3] - 0.5) <= 0.1
+    assert close >= 4  # the interval holds with confidence 0.9 per run
