@@ -9,6 +9,7 @@ exhausted (instances ordered by teacher plan length, longest first).
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -128,6 +129,8 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
     started = time.perf_counter()
     bridges = [vocabulary.bridge(instance) for instance, _ in pending]
     plan_states = [(bridge, s) for bridge, (_, states) in zip(bridges, pending) for s in states]
+    if time_limit is not None and time_limit < grammar.time_limit:  # the pool shares the budget
+        grammar = dataclasses.replace(grammar, time_limit=max(1, int(time_limit / 2)))
     pool = generate_pool(vocabulary, plan_states, grammar, cache_dir=cache_dir)
     rows = _Rows(pool)
     for number, ((instance, states), bridge) in enumerate(zip(pending, bridges)):
