@@ -75,7 +75,8 @@ class FeaturePool:
 def _pool_key(vocabulary: Vocabulary, grammar: Grammar, bridges_and_states: Sequence[tuple[InstanceBridge, State]]) -> str:
     digest = hashlib.sha256()
     payload = {
-        "grammar": [grammar.complexity_limit, grammar.max_depth, grammar.feature_limit, sorted(grammar.constructors.items())],
+        "grammar": [grammar.complexity_limit, grammar.max_depth, grammar.feature_limit, grammar.time_limit,
+                    sorted(grammar.constructors.items())],
         "domain": vocabulary.domain.text,
         "goal_predicates": list(vocabulary.goal_predicates),
     }
