@@ -141,12 +141,26 @@ class Domain:
         """Parse problem PDDL given as text (for example from a generator)."""
         return self._instance(text, name)
 
-    def _instance(self, text: str, source: Path | str) -> Instance:
+    def problem_objects(self, path: str | Path) -> tuple[str, ...]:
+        """The objects of a problem file, parsed but not grounded: a cheap check of large files."""
+        path = Path(path)
+        try:
+            with silenced_stdout():
+                parsed = self._mimir._advanced_parser.parse_problem(
+                    self._parsable(_read_text(path, "problem")), "", mimir_formalism.ParserOptions())
+        except RuntimeError as error:
+            raise _parse_error(error, path) from None
+        return tuple(o.get_name() for o in parsed.get_objects())
+
+    def _parsable(self, text: str) -> str:
         # pymimir's text parser fails on comments and compares names case-sensitively, while PDDL
         # is case-insensitive (its file parser lowercases). Blanking comments and lowercasing keep
         # the line numbers of its error messages. A problem may also name its domain differently
         # (public sets do: child-snack for childsnack); the parsed domain decides what it means.
-        parsed = _DOMAIN_REFERENCE.sub(f"(:domain {self.name})", _blank_comments(text).lower(), count=1)
+        return _DOMAIN_REFERENCE.sub(f"(:domain {self.name})", _blank_comments(text).lower(), count=1)
+
+    def _instance(self, text: str, source: Path | str) -> Instance:
+        parsed = self._parsable(text)
         try:
             with silenced_stdout():
                 problem = pymimir.Problem(self._mimir, parsed)
