@@ -34,3 +34,12 @@ def projected_policy(examples: LearningExamples, columns: Sequence[int], ranks: 
         after = {name: int(values[target, c]) for name, c in named}
         rules.append(project(kinds, before, after))
     return Policy.of(features, rules)
+
+
+def transition_values(examples: LearningExamples, policy: Policy, pairs) -> list[tuple[dict[str, int], dict[str, int]]]:
+    """Feature values of the policy's features before and after each (source, target) row pair."""
+    column = {f.description: c for c, f in enumerate(examples.table.features)}
+    named = [(f.name, column[f.description]) for f in policy.features]
+    values = examples.table.values
+    return [({n: int(values[s, c]) for n, c in named}, {n: int(values[t, c]) for n, c in named})
+            for s, t in pairs]

@@ -22,11 +22,13 @@ from stratpol.features.policy_evaluator import PolicyEvaluator
 from stratpol.features.vocabulary import InstanceBridge
 from stratpol.learning.genex import GenexFailure, genex
 from stratpol.learning.hitting_set import LearningExamples, build_problem
-from stratpol.learning.projection import projected_policy
+from stratpol.learning.projection import projected_policy, transition_values
+from stratpol.learning.simplification import simplify_policy
 from stratpol.learning.teacher import Teacher
 from stratpol.planning import Instance, State
 from stratpol.planning.dead_ends import Solvability
 from stratpol.policy import Policy
+from stratpol.termination import stratification_certificate
 from stratpol.verification import Failure, Verification, verify
 
 
@@ -102,7 +104,7 @@ class _Example:
 
 def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar: Grammar, teacher: Teacher,
                  seed: int = 0, cache_dir: Path | None = None, max_outer: int | None = None,
-                 verify_max_states: int = 200_000, time_limit: float | None = None,
+                 verify_max_states: int = 200_000, time_limit: float | None = None, simplify: bool = True,
                  progress: Callable[[str], None] = lambda message: None) -> WrapperResult:
     """Algorithm 2 on the training instances `instances`; LearningFailure past `time_limit` seconds."""
     statistics = LearningStatistics()
@@ -146,7 +148,7 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
         statistics.outer_iterations += 1
         try:
             policy = _inner_loop(examples, subset, rows, vocabulary, teacher, seed, statistics,
-                                 verify_max_states, deadline, progress)
+                                 verify_max_states, deadline, simplify, progress)
         except LearningFailure as failure:
             if strategy == "S2" or isinstance(failure, LearningTimeout):
                 raise
@@ -190,7 +192,7 @@ def _next_subset(strategy: str, subset: list[int], failing: int, count: int) -> 
 
 def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, vocabulary: Vocabulary,
                 teacher: Teacher, seed: int, statistics: LearningStatistics, verify_max_states: int,
-                deadline: float | None, progress: Callable[[str], None]) -> Policy:
+                deadline: float | None, simplify: bool, progress: Callable[[str], None]) -> Policy:
     """GENEX and repairs until the policy solves the instances in `subset`."""
     while True:
         if deadline is not None and time.perf_counter() > deadline:
@@ -211,6 +213,11 @@ def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, vocabu
         if isinstance(result, GenexFailure):
             raise LearningFailure(f"GENEX: {result.describe()}")
         policy = projected_policy(reduced, result.features, result.ranks)
+        certified = stratification_certificate(policy, k=1)
+        if not certified.stratified:  # GENEX's chains guarantee it; this is a bug guard
+            raise RuntimeError(f"GENEX returned a policy that is not stratified: {certified.describe()}")
+        if simplify:
+            policy = simplify_policy(policy, certified.certificate, 1, transition_values(reduced, policy, bad))
         progress(f"inner {statistics.inner_iterations}: {len(policy.features)} features, {len(policy.rules)} rules, "
                  f"|X+| = {len(good)}, |X-| = {len(bad)}")
 
