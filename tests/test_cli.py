@@ -95,3 +95,27 @@ def test_verify_reports_each_instance(tmp_path):
     broken.write_text("boolean H\n{H} -> {H up}\n")
     run = stratpol("verify", broken, "--domain", "gripper", GRIPPER / "instances" / "gripper-2.pddl")
     assert run.returncode == 2 and "broken.policy: line 2:" in run.stderr and len(run.stderr.splitlines()) == 1
+
+
+def test_check_prints_the_certificate_and_sieve(tmp_path):
+    good = stratpol("check", ROOT / "tests" / "data" / "golden" / "gripper.policy")
+    assert good.returncode == 0
+    assert "1-stratified; ranks" in good.stdout and "SIEVE: terminating" in good.stdout
+    bad = tmp_path / "bad.policy"
+    bad.write_text("numerical H\nnumerical n\n\n{H = 0, n > 0} -> {H up, n down}\n{H > 0} -> {H down, n?}\n")
+    run = stratpol("check", bad)
+    assert run.returncode == 1
+    assert "not 1-stratified" in run.stdout and "SIEVE: not terminating" in run.stdout
+
+
+def test_learn_gripper_prints_a_certified_policy(tmp_path):
+    out = tmp_path / "gripper.policy"
+    run = subprocess.run([sys.executable, "-m", "stratpol.cli", "learn", "gripper", "--out", str(out)],
+                         capture_output=True, text=True, timeout=600,
+                         env={**__import__("os").environ, "STRATPOL_CACHE": str(tmp_path / "cache")})
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("# stratpol policy")
+    assert "# termination: 1-stratified" in run.stdout
+    assert out.is_file() and out.with_suffix(".policy.dlplan").read_text().startswith("(:policy")
+    check = stratpol("verify", out, "--domain", "gripper", GRIPPER / "instances" / "gripper-6.pddl")
+    assert check.returncode == 0

@@ -228,13 +228,38 @@ def _learn(args: argparse.Namespace) -> int:
 
 
 def _print_certificate(policy) -> None:
-    """The termination certificate of a policy, as comment lines."""
-    try:
-        from stratpol.termination import stratification_certificate
-    except ImportError:
-        return
-    result = stratification_certificate(policy, k=1)
-    print(f"# termination: {result.describe()}" if hasattr(result, "describe") else f"# termination: {result}")
+    """The termination certificate of a policy, as a comment line."""
+    from stratpol.termination import stratification_certificate
+
+    print(f"# termination: {stratification_certificate(policy, k=1).describe()}")
+
+
+def _check(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from stratpol.policy.text import format_rule, parse_policy
+    from stratpol.termination import MAX_FEATURES, sieve, stratification_certificate
+
+    path = Path(args.policy)
+    if not path.is_file():
+        raise InputError("policy file not found", path)
+    if args.k < 1:
+        raise InputError(f"k must be at least 1, not {args.k}")
+    policy = parse_policy(path.read_text(), path)
+    result = stratification_certificate(policy, k=args.k)
+    print(f"{path}: {result.describe()}")
+    if result.stratified:
+        for rule in policy.rules:
+            print(f"  {format_rule(policy, rule)}   changes {result.certificate.changes[rule]}")
+    if len(policy.features) <= MAX_FEATURES:
+        verdict = sieve(policy)
+        print(f"SIEVE: {'terminating' if verdict.terminating else 'not terminating'}")
+        for valuation, rule in verdict.cycle:
+            shown = " ".join(f"{n}={int(v)}" for n, v in valuation.items())
+            print(f"  [{shown}] {format_rule(policy, rule)}")
+    else:
+        print(f"SIEVE: not run ({len(policy.features)} features; at most {MAX_FEATURES})")
+    return 0 if result.stratified else 1
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -369,6 +394,11 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default: 0)")
     generate.add_argument("--out", required=True, metavar="DIR", help="output folder")
     generate.set_defaults(run=_generate)
+
+    check = commands.add_parser("check", help="termination: k-stratification certificate, and SIEVE")
+    check.add_argument("policy", help="policy file (readable format)")
+    check.add_argument("--k", type=int, default=1, help="features a rank may depend on (default: 1)")
+    check.set_defaults(run=_check)
 
     verify = commands.add_parser("verify", help="check that a rule policy solves instances (all its choices)")
     verify.add_argument("policy", help="policy file (readable or dlplan format)")
