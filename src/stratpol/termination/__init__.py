@@ -2,6 +2,7 @@
 certificates (GENEX paper, section 5) and SIEVE, the exact but exponential test."""
 
 from stratpol.termination.certificate import Certificate, FeatureRank, check_certificate
+from stratpol.termination.graph import MAX_EDGES, MAX_FEATURES, Edge, PolicyGraph, edge_count, policy_graph
 from stratpol.termination.monotonicity import (
     context,
     entails_change,
@@ -11,11 +12,11 @@ from stratpol.termination.monotonicity import (
     monotone,
     monotone_given,
 )
-from stratpol.termination.graph import MAX_FEATURES, Edge, PolicyGraph, policy_graph
 from stratpol.termination.sieve import SieveResult, sieve, sieve_edges
 from stratpol.termination.stratification import StratificationResult, stratification_certificate
 
 __all__ = [
+    "MAX_EDGES",
     "MAX_FEATURES",
     "Certificate",
     "Edge",
@@ -25,6 +26,7 @@ __all__ = [
     "StratificationResult",
     "check_certificate",
     "context",
+    "edge_count",
     "entails_change",
     "joint_context",
     "may_decrease",

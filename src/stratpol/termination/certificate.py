@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from stratpol.policy.rules import Policy, Rule
 from stratpol.policy.text import format_rule
-from stratpol.termination.monotonicity import entails_change, monotone, monotone_given
+from stratpol.termination.monotonicity import entails_change, monotone_given
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from itertools import product
 from stratpol.policy.rules import Change, Feature, Policy, Rule
 
 MAX_FEATURES = 16
+MAX_EDGES = 2_000_000
 
 
 @dataclass(frozen=True)
@@ -54,12 +55,29 @@ def _successors(feature: Feature, change: Change, value: bool) -> list[tuple[boo
     return [(False, False, True), (True, True, True)] if value else [(False, False, False), (True, True, False)]
 
 
-def policy_graph(policy: Policy, max_features: int = MAX_FEATURES) -> PolicyGraph:
-    """All edges of the policy graph; ValueError above `max_features` features (2^n nodes)."""
+def edge_count(policy: Policy, features: tuple[Feature, ...]) -> int:
+    """The number of edges `policy_graph` would build over `features`, without building them."""
+    total = 0
+    for rule in policy.rules:
+        conditions, effects = rule.condition, rule.effect
+        count = 1
+        for feature in features:
+            values = (conditions[feature.name],) if feature.name in conditions else (False, True)
+            change = effects.get(feature.name)
+            count *= len(values) if change is None else sum(len(_successors(feature, change, v)) for v in values)
+        total += count
+    return total
+
+
+def policy_graph(policy: Policy, max_features: int = MAX_FEATURES, max_edges: int = MAX_EDGES) -> PolicyGraph:
+    """All edges of the policy graph; ValueError above `max_features` features (2^n nodes) or
+    `max_edges` edges (each effect n down or n? doubles a rule's edges)."""
     mentioned = set().union(*(r.features() for r in policy.rules))
     features = tuple(f for f in policy.features if f.name in mentioned)
     if len(features) > max_features:
         raise ValueError(f"SIEVE needs 2^{len(features)} nodes; at most {max_features} features are allowed")
+    if (count := edge_count(policy, features)) > max_edges:
+        raise ValueError(f"the policy graph would have {count} edges; at most {max_edges} are allowed")
     bit = {f.name: i for i, f in enumerate(features)}
     edges = []
     for index, rule in enumerate(policy.rules):

@@ -9,11 +9,12 @@ left. Exponential in the number of features (see `policy_graph`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 
 import networkx as nx
 
 from stratpol.policy.rules import Policy, Rule
-from stratpol.termination.graph import MAX_FEATURES, Edge, PolicyGraph, policy_graph
+from stratpol.termination.graph import MAX_EDGES, MAX_FEATURES, Edge, PolicyGraph, policy_graph
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,7 @@ def _witness(graph: PolicyGraph, left: list[Edge]) -> tuple[tuple[dict[str, bool
 
     def path(a: int, b: int) -> list[Edge]:
         nodes = nx.shortest_path(digraph, a, b)
-        return [digraph.edges[u, v]["edge"] for u, v in zip(nodes, nodes[1:])]
+        return [digraph.edges[u, v]["edge"] for u, v in pairwise(nodes)]
 
     start = first.source
     walk = [first, *path(first.target, start)]
@@ -77,9 +78,10 @@ def _witness(graph: PolicyGraph, left: list[Edge]) -> tuple[tuple[dict[str, bool
     return tuple((graph.valuation(e.source), graph.rules[e.rule]) for e in walk)
 
 
-def sieve(policy: Policy, max_features: int = MAX_FEATURES) -> SieveResult:
-    """Whether `policy` terminates on every instance; ValueError above `max_features` features."""
-    graph = policy_graph(policy, max_features)
+def sieve(policy: Policy, max_features: int = MAX_FEATURES, max_edges: int = MAX_EDGES) -> SieveResult:
+    """Whether `policy` terminates on every instance; ValueError above `max_features` features or
+    `max_edges` edges of the policy graph."""
+    graph = policy_graph(policy, max_features, max_edges)
     left = sieve_edges(list(graph.edges))
     if not left:
         return SieveResult(True)
