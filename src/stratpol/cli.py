@@ -154,13 +154,11 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _training_instances(args: argparse.Namespace, domain):
-    """The instances given with --instances, or a default set from the domain's generator:
-    two instances of each of the six smallest sizes (fewer where fewer exist)."""
+    """The instances given with --instances, or the domain generator's default training set."""
     from pathlib import Path
 
     from stratpol.generation import domain_folder
-    from stratpol.generation.sampling import sample_instances
-    from stratpol.generation.size_csp import smallest_size, size_exists
+    from stratpol.learning.training import default_training_texts
 
     if args.instances:
         folder = Path(args.instances)
@@ -169,19 +167,7 @@ def _training_instances(args: argparse.Namespace, domain):
         if not files:
             raise InputError("no PDDL problem files here", folder)
         return [domain.load_instance(f) for f in files]
-    generator = domain_folder(args.domain)
-    start = smallest_size(generator.size_model)
-    sizes = [n for n in range(start, start + 30) if size_exists(generator.size_model, n)][:6]
-    instances = []
-    for n in sizes:
-        for count in (2, 1):
-            try:
-                batch = sample_instances(generator, n, count=count, seed=args.seed)
-            except InputError:
-                continue
-            instances += [domain.instance_from_text(g.text, f"{generator.name}-{n}-{i}") for i, g in enumerate(batch)]
-            break
-    return instances
+    return [domain.instance_from_text(text) for text in default_training_texts(domain_folder(args.domain), args.seed)]
 
 
 def _learn(args: argparse.Namespace) -> int:
