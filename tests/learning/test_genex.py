@@ -13,6 +13,7 @@ from stratpol.learning.genex import GenexFailure, GenexResult, genex
 from stratpol.learning.hitting_set import LearningExamples, Requirement, build_problem
 from stratpol.learning.projection import projected_policy
 from stratpol.policy import Kind
+from stratpol.termination import check_certificate, stratification_certificate
 
 
 def _table(columns: dict[str, list[int]], complexity: dict[str, int] | None = None) -> FeatureTable:
@@ -101,6 +102,9 @@ def test_genex_is_sound(examples, seed):
         assert not policy.accepts(_policy_values(examples, policy, source), _policy_values(examples, policy, target))
     for g, f in result.links:
         assert result.ranks[f] > result.ranks[g]
+    certified = stratification_certificate(policy, k=1)  # GENEX's chains make it 1-stratified
+    assert certified.stratified, certified.describe()
+    assert check_certificate(policy, certified.certificate, 1) == []
     # the exact solver finds a solution whenever GENEX does, and never a more expensive one
     assert isinstance(exact, GenexResult) and exact.cost <= result.cost
     assert problem.is_hit_by(exact.features)
