@@ -151,7 +151,7 @@ def _evaluate_size(policy: GeneralPolicy, folder: DomainFolder, size: int, setti
             records.append(log.done[(size, i)])
             interval.add(log.done[(size, i)].solved)
         index += len(batch)
-        progress(f"size {size}: {interval.runs} runs, coverage {interval.mean:.2f} +- {interval.half_width:.2f}")
+    progress(f"size {size}: {interval.runs} runs, coverage {interval.mean:.2f} +- {interval.half_width:.2f}")
     lengths = [r.plan_length for r in records if r.plan_length is not None]
     return SizeResult(size, interval.runs, interval.mean, interval.half_width,
                       sum(lengths) / len(lengths) if lengths else None, time.perf_counter() - started)
