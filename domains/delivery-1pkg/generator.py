@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 
+from stratpol.generation.grids import grid_facts
 from stratpol.generation.size_model import Argument, SizeModel
 
 rows, columns = Argument("rows", low=1), Argument("columns", low=1)
@@ -20,18 +21,6 @@ SIZE_MODEL = SizeModel(
     objects=rows * columns + 2,  # cells, the package, the truck
     constraints=[rows * columns >= 3],  # truck, package and target on distinct cells
 )
-
-
-def grid_facts(rows: int, columns: int) -> tuple[list[str], list[str]]:
-    """The cell names and the `adjacent` facts of a rows x columns grid."""
-    cells = [f"c_{r}_{c}" for r in range(rows) for c in range(columns)]
-    adjacent = []
-    for r in range(rows):
-        for c in range(columns):
-            for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-                if 0 <= r + dr < rows and 0 <= c + dc < columns:
-                    adjacent.append(f"(adjacent c_{r}_{c} c_{r + dr}_{c + dc})")
-    return cells, adjacent
 
 
 def generate(rows: int, columns: int, seed: int = 42) -> str:
