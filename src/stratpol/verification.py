@@ -94,3 +94,47 @@ def verify(instance: Instance, compatible: CompatibleSuccessors, max_states: int
     if failure is not None:
         return failure
     return Verification(instance.name, True, None, (), len(done))
+
+
+@dataclass(frozen=True)
+class EffectiveWidth:
+    """Widths of the IW(k) searches that carried a policy used as a sketch to the goal.
+
+    `widths` has one entry per subgoal (the smallest k whose IW(k) reached a state the policy
+    accepts from the current one); `reached_goal` is False when no k up to the bound worked.
+    """
+
+    instance: str
+    widths: tuple[int, ...]
+    reached_goal: bool
+
+    @property
+    def maximum(self) -> int:
+        return max(self.widths, default=0)
+
+    @property
+    def average(self) -> float:
+        return sum(self.widths) / len(self.widths) if self.widths else 0.0
+
+
+def effective_width(instance: Instance, accepts: Callable[[State, State], bool], max_width: int = 2,
+                    time_limit: float = 60.0, max_subgoals: int = 10_000) -> EffectiveWidth:
+    """Follow the policy as a sketch (section 8.2): from each state, the smallest k such that
+    IW(k) reaches a state s' with (s, s') compatible with the policy, or a goal state."""
+    from stratpol.planning.search import SearchStatus, iw_to_target
+
+    state, widths = instance.initial_state, []
+    while not instance.is_goal(state) and len(widths) < max_subgoals:
+        for width in range(1, max_width + 1):
+            source = state
+            result = iw_to_target(instance, source, width,
+                                  lambda s: s != source and (instance.is_goal(s) or accepts(source, s)),
+                                  time_limit=time_limit)
+            if result.status is SearchStatus.SOLVED:
+                break
+        else:
+            return EffectiveWidth(instance.name, tuple(widths), False)
+        widths.append(width)
+        for action in result.plan:
+            state, _ = instance.apply(state, action)
+    return EffectiveWidth(instance.name, tuple(widths), instance.is_goal(state))

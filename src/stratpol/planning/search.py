@@ -184,8 +184,23 @@ def breadth_first(instance: Instance, start: State | None = None, time_limit: fl
     return _result(instance, "bfs", raw, True, handler.get_statistics().get_num_expanded(), started)
 
 
+class _TargetGoal(mimir_search.IGoalStrategy):
+    """A search goal given by a Python test on states instead of the instance's goal."""
+
+    def __init__(self, instance: Instance, is_target: Callable[[State], bool]) -> None:
+        super().__init__()
+        self.instance, self.is_target = instance, is_target
+
+    def test_static_goal(self) -> bool:
+        return True
+
+    def test_dynamic_goal(self, mimir_state: object) -> bool:
+        return self.is_target(State(self.instance, mimir_state))
+
+
 def _width_search(kind: str, instance: Instance, start: State | None, width: int,
-                  time_limit: float | None, state_limit: int | None) -> SearchResult:
+                  time_limit: float | None, state_limit: int | None,
+                  is_target: Callable[[State], bool] | None = None) -> SearchResult:
     if width < 1:
         raise InputError(f"the width of {kind.upper()} must be at least 1, not {width}")
     started = time.perf_counter()
@@ -195,6 +210,8 @@ def _width_search(kind: str, instance: Instance, start: State | None, width: int
     deadline = None if time_limit is None else started + time_limit
     limits = _BrFSLimits(deadline, state_limit)
     options.brfs_event_handler = limits
+    if is_target is not None:
+        options.goal_strategy = _TargetGoal(instance, is_target)
     find = mimir_search.find_solution_siw if kind == "siw" else mimir_search.find_solution_iw
     try:
         raw = find(instance._problem._search_context, options)
@@ -213,3 +230,9 @@ def iw(instance: Instance, start: State | None = None, time_limit: float | None 
        state_limit: int | None = None, width: int = 1) -> SearchResult:
     """IW(k): breadth-first search pruning states that make no tuple of size k new (incomplete)."""
     return _width_search("iw", instance, start, width, time_limit, state_limit)
+
+
+def iw_to_target(instance: Instance, start: State, width: int, is_target: Callable[[State], bool],
+                 time_limit: float | None = None, state_limit: int | None = None) -> SearchResult:
+    """IW(k) from `start` until a state passing `is_target` (a subgoal, e.g. of a sketch)."""
+    return _width_search("iw", instance, start, width, time_limit, state_limit, is_target)
