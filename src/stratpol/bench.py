@@ -110,8 +110,10 @@ class LearningRow:
 
 def learning_benchmark(benchmarks: Path, names: list[str], test_time_limit: float = 60.0,
                        learn_time_limit: float = 600.0,
-                       progress: Callable[[str], None] = lambda line: None) -> list[LearningRow]:
-    """Learn on each training set, then run the policy on each test instance (Tables 1 and 3)."""
+                       progress: Callable[[str], None] = lambda line: None,
+                       on_row: Callable[[LearningRow], None] = lambda row: None) -> list[LearningRow]:
+    """Learn on each training set, then run the policy on each test instance (Tables 1 and 3);
+    `on_row` receives each domain's row as soon as it is done."""
     from stratpol.errors import InputError
     from stratpol.evaluation import RulePolicy, run
     from stratpol.features import Vocabulary, load_grammar
@@ -133,6 +135,7 @@ def learning_benchmark(benchmarks: Path, names: list[str], test_time_limit: floa
                                   time_limit=learn_time_limit, progress=lambda line: progress(f"{name}: {line}"))
         except (LearningFailure, InputError) as failure:
             rows.append(LearningRow(name, f"failed: {failure}", seconds=time.perf_counter() - started))
+            on_row(rows[-1])
             continue
         seconds = time.perf_counter() - started
         stats = result.statistics
@@ -149,6 +152,7 @@ def learning_benchmark(benchmarks: Path, names: list[str], test_time_limit: floa
             solved += run(policy, instance, bound, time_limit=test_time_limit).solved
         rows.append(LearningRow(name, "solved", stats.instances, stats.states, stats.pool, stats.good, stats.bad,
                                 len(result.policy.features), len(result.policy.rules), seconds, solved, len(tests)))
+        on_row(rows[-1])
     return rows
 
 

@@ -343,8 +343,11 @@ def _bench(args: argparse.Namespace) -> int:
     unknown = [n for n in names if not (root / n / "domain.pddl").is_file()]
     if unknown:
         raise InputError(f"no training set for {', '.join(unknown)}", root)
-    rows = bench.learning_benchmark(root, names, args.time_limit, args.learn_time_limit, progress)
-    print(bench.render_learning_benchmark(rows))
+    def show(row) -> None:  # each domain's row as soon as it is done: a long run can be cut off
+        print(bench.render_learning_benchmark([row]).splitlines()[1], flush=True)
+
+    print(bench.render_learning_benchmark([]), flush=True)
+    bench.learning_benchmark(root, names, args.time_limit, args.learn_time_limit, progress, show)
     return 0
 
 
