@@ -174,6 +174,7 @@ def _learn(args: argparse.Namespace) -> int:
     import os
     from pathlib import Path
 
+    from stratpol.atomic import write_text_atomically
     from stratpol.features import Vocabulary, load_grammar
     from stratpol.learning.teacher import Teacher
     from stratpol.learning.wrapper import LearningFailure, learn_policy
@@ -207,8 +208,6 @@ def _learn(args: argparse.Namespace) -> int:
     if args.out:
         out = Path(args.out)
         write_policy(out, result.policy)
-        from stratpol.atomic import write_text_atomically
-
         write_text_atomically(out.with_suffix(out.suffix + ".dlplan"), format_dlplan(result.policy, vocabulary.factory))
     return 0
 
