@@ -4,7 +4,10 @@ Transitions and states are rows of a FeatureTable. Requirements are feature subs
 feature keeps the requirements it hits as a bitset (numpy uint8, packed), so thousands of
 requirements over 100,000 features stay cheap and set operations are whole-array ones:
   Edge     one per good transition: the features that change across it;
-  Deadend  one per (bad, good) pair: the features that change differently across the two;
+  Deadend  one per (bad, good) pair: the features that change differently across the two or
+           have another valuation at their sources (the paper compares changes only; with the
+           valuation too the requirement is exact for the projected policy, whose rules carry
+           the full valuation, and simplification re-checks X- on every step);
   Goal     one per (goal state, non-goal state) pair: the features whose valuation differs.
 """
 
@@ -85,8 +88,13 @@ def build_problem(examples: LearningExamples, separate_goals: bool = True) -> Hi
     sources: list[tuple[int, ...]] = [tuple(e) for e in examples.good.tolist()]
     if len(examples.bad):
         bad_changes = table.changes(examples.bad)
+        valuations = table.valuations
+        good_sources = valuations[examples.good[:, 0]]
         for b, bad in enumerate(examples.bad.tolist()):
-            rows.append(bad_changes[b][None, :] != good_changes)
+            # the rule projected from a good transition accepts the bad one only if no chosen
+            # feature changes differently or has another valuation at the source
+            differs = (bad_changes[b][None, :] != good_changes) | (valuations[bad[0]][None, :] != good_sources)
+            rows.append(differs)
             kinds += [Requirement.DEADEND] * len(examples.good)
             sources += [tuple(bad) + tuple(g) for g in examples.good.tolist()]
     if separate_goals and len(examples.goal_pairs):
