@@ -199,7 +199,8 @@ def _learn(args: argparse.Namespace) -> int:
     _print_certificate(result.policy)
     stats = result.statistics
     phases = ", ".join(f"{phase} {seconds:.2f} s" for phase, seconds in stats.seconds.items())
-    print(f"\n# {stats.instances} instances, {stats.states:,} states, pool {stats.pool:,} features, "
+    dropped = f" ({stats.dropped} without a teacher plan dropped)" if stats.dropped else ""
+    print(f"\n# {stats.instances} instances{dropped}, {stats.states:,} states, pool {stats.pool:,} features, "
           f"|X+| = {stats.good}, |X-| = {stats.bad}, |H| = {stats.requirements}, "
           f"{stats.outer_iterations} outer / {stats.inner_iterations} inner iterations, "
           f"{stats.teacher_calls} teacher calls")
