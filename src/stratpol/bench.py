@@ -149,7 +149,8 @@ def learning_benchmark(benchmarks: Path, names: list[str], test_time_limit: floa
             except InputError:
                 continue
             bound = 20 * len(instance.objects) + 100
-            solved += run(policy, instance, bound, time_limit=test_time_limit).solved
+            solved += run(policy, instance, bound, time_limit=test_time_limit,
+                          dead_end_time_limit=min(test_time_limit, 1.0)).solved
         rows.append(LearningRow(name, "solved", stats.instances, stats.states, stats.pool, stats.good, stats.bad,
                                 len(result.policy.features), len(result.policy.rules), seconds, solved, len(tests)))
         on_row(rows[-1])
