@@ -20,6 +20,18 @@ def policy(text: str) -> Policy:
     return parse_policy(text)
 
 
+# the four-rule Gripper policy of section 5.1 of the GENEX paper
+GRIPPER = policy("""
+boolean A
+numerical m
+numerical n
+{n > 0} -> {n down, m?}
+{m > 0} -> {m down}
+{A, m > 0} -> {not A}
+{not A, m = 0} -> {A}
+""")
+
+
 @st.composite
 def policies(draw, max_features: int = 6, max_rules: int = 10) -> Policy:
     """Random policies over features f0, f1, ... of mixed kinds. Effects lean towards decreases so

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from termination_helpers import policy
+from termination_helpers import GRIPPER
 
 from stratpol.policy import Change, Feature, Kind, Rule
 from stratpol.termination import (
@@ -51,15 +51,6 @@ def test_numerical_changes_ignore_conditions(condition, effect, increase, decrea
     assert (may_increase(rule, N), may_decrease(rule, N), entails_change(rule, N)) == (increase, decrease, entails)
 
 
-GRIPPER = policy("""
-boolean A
-numerical m
-numerical n
-{n > 0} -> {n down, m?}
-{m > 0} -> {m down}
-{A, m > 0} -> {not A}
-{not A, m = 0} -> {A}
-""")
 A, M = GRIPPER.feature("A"), GRIPPER.feature("m")
 R1, R2, R3, R4 = GRIPPER.rules
 

@@ -5,20 +5,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from termination_helpers import policy
+from termination_helpers import GRIPPER, policy
 
 from stratpol.policy import Feature, Kind, Policy
 from stratpol.termination import Certificate, FeatureRank, check_certificate, stratification_certificate
 
-GRIPPER = policy("""
-boolean A
-numerical m
-numerical n
-{n > 0} -> {n down, m?}
-{m > 0} -> {m down}
-{A, m > 0} -> {not A}
-{not A, m = 0} -> {A}
-""")
 R1, R2, R3, R4 = GRIPPER.rules
 VALID = stratification_certificate(GRIPPER).certificate
 

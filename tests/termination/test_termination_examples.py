@@ -4,7 +4,7 @@ k-stratification checker and SIEVE."""
 from __future__ import annotations
 
 import pytest
-from termination_helpers import policy, realize
+from termination_helpers import GRIPPER, policy, realize
 
 from stratpol.termination import FeatureRank, check_certificate, sieve, stratification_certificate
 
@@ -21,16 +21,6 @@ boolean H
 numerical n
 {not H, n > 0} -> {H, n down}
 {H} -> {not H, n?}
-""")
-
-GRIPPER = policy("""
-boolean A
-numerical m
-numerical n
-{n > 0} -> {n down, m?}
-{m > 0} -> {m down}
-{A, m > 0} -> {not A}
-{not A, m = 0} -> {A}
 """)
 
 # a and b only decrease (rank 0). p goes up only where a > 0 and b = 0 and down only where a > 0
