@@ -5,10 +5,11 @@ from __future__ import annotations
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from stratpol.generation import domain_folder
+from stratpol.learning.wrapper import LearningStatistics
 from stratpol.planning import Instance
 from stratpol.planning.planners import planner
 
@@ -94,16 +95,14 @@ GP2024 = ["blocks4ops-clear", "blocks4ops-on", "delivery-1pkg", "reward", "visit
 
 @dataclass(frozen=True)
 class LearningRow:
+    """One domain of the learning benchmark: the learner's statistics and the test coverage."""
+
     domain: str
     status: str  # "solved" or the failure reason
-    instances: int = 0
-    states: int = 0
-    pool: int = 0
-    good: int = 0
-    bad: int = 0
+    seconds: float
+    statistics: LearningStatistics = field(default_factory=LearningStatistics)
     features: int = 0
     rules: int = 0
-    seconds: float = 0.0
     test_solved: int = 0
     test_total: int = 0
 
@@ -134,11 +133,10 @@ def learning_benchmark(benchmarks: Path, names: list[str], test_time_limit: floa
             result = learn_policy(instances, vocabulary, load_grammar("default"), Teacher("siw"),
                                   time_limit=learn_time_limit, progress=lambda line: progress(f"{name}: {line}"))
         except (LearningFailure, InputError) as failure:
-            rows.append(LearningRow(name, f"failed: {failure}", seconds=time.perf_counter() - started))
+            rows.append(LearningRow(name, f"failed: {failure}", time.perf_counter() - started))
             on_row(rows[-1])
             continue
         seconds = time.perf_counter() - started
-        stats = result.statistics
         tests = sorted(p for p in (folder / "testing").rglob("*.pddl") if p.name != "domain.pddl")
         policy = RulePolicy(result.policy, vocabulary, seed=0)
         solved = 0
@@ -151,8 +149,8 @@ def learning_benchmark(benchmarks: Path, names: list[str], test_time_limit: floa
             bound = 20 * len(instance.objects) + 100
             solved += run(policy, instance, bound, time_limit=test_time_limit,
                           dead_end_time_limit=min(test_time_limit, 1.0)).solved
-        rows.append(LearningRow(name, "solved", stats.instances, stats.states, stats.pool, stats.good, stats.bad,
-                                len(result.policy.features), len(result.policy.rules), seconds, solved, len(tests)))
+        rows.append(LearningRow(name, "solved", seconds, result.statistics, len(result.policy.features),
+                                len(result.policy.rules), solved, len(tests)))
         on_row(rows[-1])
     return rows
 
@@ -161,6 +159,7 @@ def render_learning_benchmark(rows: list[LearningRow]) -> str:
     lines = ["domain                    |Q|  states    pool  |X+|  |X-|  F  R  seconds  test coverage  status"]
     for r in rows:
         coverage = f"{r.test_solved}/{r.test_total}" if r.test_total else "-"
-        lines.append(f"{r.domain:<24}{r.instances:>5}{r.states:>8}{r.pool:>8}{r.good:>6}{r.bad:>6}{r.features:>3}"
+        q = r.statistics
+        lines.append(f"{r.domain:<24}{q.instances:>5}{q.states:>8}{q.pool:>8}{q.good:>6}{q.bad:>6}{r.features:>3}"
                      f"{r.rules:>3}{r.seconds:>9.1f}  {coverage:>13}  {r.status}")
     return "\n".join(lines)
