@@ -119,3 +119,13 @@ def test_learn_gripper_prints_a_certified_policy(tmp_path):
     assert out.is_file() and out.with_suffix(".policy.dlplan").read_text().startswith("(:policy")
     check = stratpol("verify", out, "--domain", "gripper", GRIPPER / "instances" / "gripper-6.pddl")
     assert check.returncode == 0
+
+
+@pytest.mark.parametrize("args", [
+    ["generate", "gripper", "--size", "6", "--count", "0", "--out", "x"],
+    ["evaluate", "--planner", "gbfs", "--domain", "gripper", "--jobs", "0", "--out", "x"],
+    ["check", "x.policy", "--k", "0"],
+])
+def test_counts_must_be_positive(args):
+    run = stratpol(*args)
+    assert run.returncode == 2 and "must be at least 1" in run.stderr and len(run.stderr.splitlines()) == 1

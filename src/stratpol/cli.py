@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -63,6 +64,17 @@ def _domains(args: argparse.Namespace) -> int:
     for name, smallest, formula in rows:
         print(f"{name:<{width}}  {smallest:>8}  {formula}")
     return 0
+
+
+def _positive(text: str) -> int:
+    """argparse type: an integer of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
 
 
 def _size_range(text: str) -> range:
@@ -229,8 +241,6 @@ def _check(args: argparse.Namespace) -> int:
     path = Path(args.policy)
     if not path.is_file():
         raise InputError("policy file not found", path)
-    if args.k < 1:
-        raise InputError(f"k must be at least 1, not {args.k}")
     policy = parse_policy(path.read_text(), path)
     result = stratification_certificate(policy, k=args.k)
     print(f"{path}: {result.describe()}")
@@ -379,21 +389,21 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument("domain", help="domain name (see `stratpol domains`)")
     generate.add_argument("--size", type=_size_range, required=True, metavar="N|A:B",
                           help="number of objects, or a range of them")
-    generate.add_argument("--count", type=int, default=1, metavar="K", help="instances per size (default: 1)")
+    generate.add_argument("--count", type=_positive, default=1, metavar="K", help="instances per size (default: 1)")
     generate.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default: 0)")
     generate.add_argument("--out", required=True, metavar="DIR", help="output folder")
     generate.set_defaults(run=_generate)
 
     check = commands.add_parser("check", help="termination: k-stratification certificate, and SIEVE")
     check.add_argument("policy", help="policy file (readable format)")
-    check.add_argument("--k", type=int, default=1, help="features a rank may depend on (default: 1)")
+    check.add_argument("--k", type=_positive, default=1, help="features a rank may depend on (default: 1)")
     check.set_defaults(run=_check)
 
     verify = commands.add_parser("verify", help="check that a rule policy solves instances (all its choices)")
     verify.add_argument("policy", help="policy file (readable or dlplan format)")
     verify.add_argument("--domain", required=True, help="domain name or domain.pddl")
     verify.add_argument("instances", nargs="+", metavar="INSTANCE", help="PDDL problem files")
-    verify.add_argument("--max-states", type=int, default=1_000_000, metavar="N",
+    verify.add_argument("--max-states", type=_positive, default=1_000_000, metavar="N",
                         help="give up beyond N policy-reachable states (default: 1,000,000)")
     verify.set_defaults(run=_verify)
 
@@ -413,7 +423,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--tie-break", choices=["first", "random"], default="random",
                      help="among several compatible successors (default: random, seeded)")
     run.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the tie-break (default: 0)")
-    run.add_argument("--step-bound", type=int, metavar="N", help="give up after N steps (default: 10 * objects + 100)")
+    run.add_argument("--step-bound", type=_positive, metavar="N", help="give up after N steps (default: 10 * objects + 100)")
     run.add_argument("--out", metavar="FILE", help="also write the plan as an IPC plan file")
     run.set_defaults(run=_run)
 
@@ -421,15 +431,15 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("policy", nargs="?", help="policy file (or use --planner for the baseline)")
     evaluate.add_argument("--planner", metavar="NAME", help="evaluate a planner as the policy (e.g. lama-first)")
     evaluate.add_argument("--domain", required=True, help="domain name (instances come from its generator)")
-    evaluate.add_argument("--max-size", type=int, default=100, metavar="N", help="largest size (default: 100)")
+    evaluate.add_argument("--max-size", type=_positive, default=100, metavar="N", help="largest size (default: 100)")
     evaluate.add_argument("--epsilon", type=float, default=0.05, help="interval half-width (default: 0.05)")
     evaluate.add_argument("--kappa", type=float, default=0.1, help="1 - confidence (default: 0.1)")
     evaluate.add_argument("--tau", type=float, default=0.3, help="coverage threshold (default: 0.3)")
-    evaluate.add_argument("--zeta", type=int, default=2, help="sizes below tau before stopping (default: 2)")
-    evaluate.add_argument("--plan-length-bound", type=int, default=100, metavar="L",
+    evaluate.add_argument("--zeta", type=_positive, default=2, help="sizes below tau before stopping (default: 2)")
+    evaluate.add_argument("--plan-length-bound", type=_positive, default=100, metavar="L",
                           help="step bound L; size n runs with L + n (default: 100)")
     evaluate.add_argument("--seconds-per-size", type=float, metavar="S", help="time budget per size")
-    evaluate.add_argument("--jobs", type=int, default=1, metavar="J", help="parallel runs (default: 1)")
+    evaluate.add_argument("--jobs", type=_positive, default=1, metavar="J", help="parallel runs (default: 1)")
     evaluate.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default: 0)")
     evaluate.add_argument("--out", required=True, metavar="DIR", help="output folder (resumed if it has runs)")
     evaluate.set_defaults(run=_evaluate)
@@ -466,6 +476,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("stratpol: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (`stratpol ... | head`): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":
