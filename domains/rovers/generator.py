@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import random
 
+from stratpol.generation.graphs import random_connected_graph
 from stratpol.generation.size_model import Argument, SizeModel
 
 rovers = Argument("rovers", low=1)
@@ -38,20 +39,6 @@ SIZE_MODEL = SizeModel(
 )
 
 MODES = ("colour", "high_res", "low_res")
-
-
-def _connected_graph(nodes: int, rng: random.Random) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-    """A random connected undirected graph on 1..nodes: (spanning tree edges, other edges), i < j."""
-    order = list(range(1, nodes + 1))
-    rng.shuffle(order)
-    tree = set()
-    for k, node in enumerate(order[1:], start=1):
-        other = rng.choice(order[:k])
-        tree.add((min(node, other), max(node, other)))
-    total = rng.randint(nodes - 1, nodes * (nodes - 1) // 2)
-    rest = [(i, j) for i in range(1, nodes + 1) for j in range(i + 1, nodes + 1) if (i, j) not in tree]
-    rng.shuffle(rest)
-    return sorted(tree), sorted(rest[:total - (nodes - 1)])
 
 
 def _both(edges: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -78,7 +65,7 @@ def generate(rovers: int, waypoints: int, cameras: int, objectives: int, seed: i
     soil = [w for w in range(1, waypoints + 1) if rng.random() < 0.5]
     init += [f"(at_rock_sample waypoint{w})" for w in rock]
     init += [f"(at_soil_sample waypoint{w})" for w in soil]
-    tree, extra = _connected_graph(waypoints, rng)
+    tree, extra = random_connected_graph(waypoints, rng)
     init += [f"(visible waypoint{a} waypoint{b})" for a, b in _both(tree + extra)]
     for r in range(1, rovers + 1):
         traversable = tree + [edge for edge in extra if rng.randint(1, 10) <= 3]

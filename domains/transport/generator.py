@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 
+from stratpol.generation.graphs import random_connected_graph
 from stratpol.generation.size_model import Argument, SizeModel
 
 vehicles = Argument("vehicles", low=1)
@@ -24,21 +25,6 @@ SIZE_MODEL = SizeModel(
 )
 
 
-def _connected_graph(nodes: int, rng: random.Random) -> list[tuple[int, int]]:
-    """Undirected edges (i < j) of a random connected graph on 1..nodes."""
-    order = list(range(1, nodes + 1))
-    rng.shuffle(order)
-    edges = set()
-    for k, node in enumerate(order[1:], start=1):
-        other = rng.choice(order[:k])
-        edges.add((min(node, other), max(node, other)))
-    total = rng.randint(nodes - 1, nodes * (nodes - 1) // 2)
-    rest = [(i, j) for i in range(1, nodes + 1) for j in range(i + 1, nodes + 1) if (i, j) not in edges]
-    rng.shuffle(rest)
-    edges.update(rest[:total - (nodes - 1)])
-    return sorted(edges)
-
-
 def generate(vehicles: int, packages: int, locations: int, max_capacity: int, seed: int = 42) -> str:
     """PDDL text of a random transport instance (see the module docstring)."""
     if vehicles < 1 or packages < 1 or locations < 2 or max_capacity < 1:
@@ -48,7 +34,7 @@ def generate(vehicles: int, packages: int, locations: int, max_capacity: int, se
     capacity = [rng.randint(1, max_capacity) for _ in range(vehicles)]
     origin = [rng.randint(1, locations) for _ in range(packages)]
     vehicle_at = [rng.randint(1, locations) for _ in range(vehicles)]
-    roads = _connected_graph(locations, rng)
+    roads = sorted(set().union(*random_connected_graph(locations, rng)))
     goal = [rng.choice([l for l in range(1, locations + 1) if l != o]) for o in origin]
     init = [f"(capacity v{i} c{c})" for i, c in enumerate(capacity, start=1)]
     init += [f"(capacity-predecessor c{i} c{i + 1})" for i in range(max_capacity)]
