@@ -6,8 +6,12 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from stratpol.errors import InputError
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 class _Parser(argparse.ArgumentParser):
@@ -75,6 +79,13 @@ def _positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
     return value
+
+
+def _cache_root() -> Path:
+    """Where plans, pools and teacher data are cached: $STRATPOL_CACHE or ~/.cache/stratpol."""
+    from pathlib import Path
+
+    return Path(os.environ.get("STRATPOL_CACHE", Path.home() / ".cache" / "stratpol"))
 
 
 def _size_range(text: str) -> range:
@@ -183,7 +194,6 @@ def _training_instances(args: argparse.Namespace, domain):
 
 
 def _learn(args: argparse.Namespace) -> int:
-    import os
     from pathlib import Path
 
     from stratpol.atomic import write_text_atomically
@@ -198,7 +208,7 @@ def _learn(args: argparse.Namespace) -> int:
     grammar = load_grammar(args.grammar)
     domain = _domain(args.domain)
     instances = _training_instances(args, domain)
-    cache = Path(os.environ.get("STRATPOL_CACHE", Path.home() / ".cache" / "stratpol"))
+    cache = _cache_root()
     vocabulary = Vocabulary(domain)
     try:
         result = learn_policy(instances, vocabulary, grammar, Teacher(args.planner, cache_dir=cache / "plans"),
@@ -299,6 +309,8 @@ def _evaluate(args: argparse.Namespace) -> int:
 
         planner(args.planner)
         policy = PlannerPolicy(args.planner)
+    elif Path(args.policy).is_dir():
+        policy = _load_model(Path(args.policy), args.domain)
     else:
         vocabulary = Vocabulary(folder.domain)
         try:
@@ -318,6 +330,63 @@ def _evaluate(args: argparse.Namespace) -> int:
         length = "-" if m.mean_plan_length is None else f"{m.mean_plan_length:.1f}"
         print(f"{m.size:>4}  {m.runs:>4}  {m.coverage:>8.3f}  {m.half_width:.3f}  {length:>11}")
     print(f"Scale {result.scale}, SumCov {result.sum_coverage:.2f}; tables and plot in {out}")
+    return 0
+
+
+def _load_model(path: Path, domain: str):
+    """A trained neural policy from its folder: a GNN checkpoint or a WL transition model."""
+    import json
+
+    from neural.policies import is_checkpoint, load_gnn_policy
+
+    if is_checkpoint(path):
+        policy = load_gnn_policy(path)
+        trained_on = json.loads((path / "gnn.json").read_text())["domain"]
+    elif (path / "wl-model.json").is_file():
+        from neural.wl import load_wl_policy
+
+        policy = load_wl_policy(path)
+        trained_on = json.loads((path / "wl-model.json").read_text())["domain"]
+    else:
+        raise InputError("not a policy: neither a GNN checkpoint (gnn.json) nor a WL model (wl-model.json)", path)
+    if trained_on != domain:
+        raise InputError(f"the model was trained on {trained_on}, not {domain}", path)
+    return policy
+
+
+def _train_gnn(args: argparse.Namespace) -> int:
+    import json
+    from dataclasses import asdict
+    from pathlib import Path
+
+    from neural.data import teacher_data
+    from neural.policies import pick_device
+    from neural.train import TrainingConfig, train_gnn
+    from stratpol.atomic import write_text_atomically
+    from stratpol.generation import domain_folder
+    from stratpol.generation.size_csp import smallest_size
+
+    folder = domain_folder(args.domain)
+    pick_device(args.device)  # a missing CUDA device fails here, before any work
+    smallest = smallest_size(folder.size_model) or 1
+    sizes = args.sizes or range(smallest, smallest + 12)
+    progress = lambda line: print(f"  {line}", file=sys.stderr, flush=True)
+    trajectories = teacher_data(folder.name, sizes, args.per_size, args.seed, args.planner, args.time_limit,
+                                heuristics=args.value == "q-heu", cache_dir=_cache_root() / "teacher",
+                                progress=progress)
+    if not trajectories:
+        raise InputError(f"{args.planner} solved no training instance of {folder.name} within {args.time_limit} s")
+    config = TrainingConfig(value=args.value, hidden=args.hidden, layers=args.layers, epochs=args.epochs,
+                            batch_size=args.batch_size, seed=args.seed, device=args.device,
+                            validate_every=args.validate_every)
+    out = Path(args.out)
+    report = train_gnn(folder.name, trajectories, config, out, progress)
+    write_text_atomically(out / "training.json", json.dumps(
+        {**asdict(report), "examples_per_second": report.examples_per_second}, indent=2) + "\n")
+    print(f"{folder.name} {args.value}: {len(trajectories)} instances (sizes {sizes.start}-{sizes.stop - 1}), "
+          f"{report.examples:,} examples, {report.parameters:,} parameters, device {report.device}")
+    print(f"{len(report.epochs)} epochs in {report.seconds:.1f} s ({report.examples_per_second:,.0f} examples/s); "
+          f"best validation {report.best_score:.2f} at epoch {report.best_epoch}; checkpoint in {out}")
     return 0
 
 
@@ -342,7 +411,7 @@ def _bench(args: argparse.Namespace) -> int:
 
     from stratpol import bench
 
-    progress = lambda line: print(f"  {line}", file=sys.stderr, flush=True)  # noqa: E731
+    progress = lambda line: print(f"  {line}", file=sys.stderr, flush=True)
     if args.suite == "planning":
         print(bench.render_planning_benchmark(bench.planning_benchmark(args.time_limit, progress)))
         return 0
@@ -428,7 +497,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.set_defaults(run=_run)
 
     evaluate = commands.add_parser("evaluate", help="scaling evaluation with confidence bounds per size")
-    evaluate.add_argument("policy", nargs="?", help="policy file (or use --planner for the baseline)")
+    evaluate.add_argument("policy", nargs="?",
+                          help="policy file, or a trained model's folder (or use --planner for the baseline)")
     evaluate.add_argument("--planner", metavar="NAME", help="evaluate a planner as the policy (e.g. lama-first)")
     evaluate.add_argument("--domain", required=True, help="domain name (instances come from its generator)")
     evaluate.add_argument("--max-size", type=_positive, default=100, metavar="N", help="largest size (default: 100)")
@@ -443,6 +513,29 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default: 0)")
     evaluate.add_argument("--out", required=True, metavar="DIR", help="output folder (resumed if it has runs)")
     evaluate.set_defaults(run=_evaluate)
+
+    train_gnn = commands.add_parser("train-gnn", help="train an R-GNN value or Q-value policy on optimal plans")
+    train_gnn.add_argument("domain", help="domain name (training instances come from its generator)")
+    train_gnn.add_argument("--value", choices=["v", "q", "q-exp", "q-heu"], default="q-heu",
+                           help="V, vanilla Q, or Q with the explicit / heuristic regulariser (default: q-heu)")
+    train_gnn.add_argument("--sizes", type=_size_range, metavar="A:B",
+                           help="training sizes (default: the 12 smallest sizes of the domain)")
+    train_gnn.add_argument("--per-size", type=_positive, default=10, metavar="K",
+                           help="distinct instances per size, fewer where a size has fewer (default: 10)")
+    train_gnn.add_argument("--planner", choices=["fd-opt", "astar-lmcut"], default="fd-opt",
+                           help="optimal teacher (default: fd-opt, FD's seq-opt-merge-and-shrink)")
+    train_gnn.add_argument("--time-limit", type=float, default=60.0, metavar="S",
+                           help="teacher seconds per instance; unsolved instances are dropped (default: 60)")
+    train_gnn.add_argument("--epochs", type=_positive, default=100, metavar="E", help="(default: 100)")
+    train_gnn.add_argument("--batch-size", type=_positive, default=256, metavar="B", help="states per batch (default: 256)")
+    train_gnn.add_argument("--hidden", type=_positive, default=32, metavar="D", help="embedding size (default: 32)")
+    train_gnn.add_argument("--layers", type=_positive, default=30, metavar="L", help="message-passing layers (default: 30)")
+    train_gnn.add_argument("--validate-every", type=_positive, default=1, metavar="E",
+                           help="dynamic validation every E epochs (default: 1)")
+    train_gnn.add_argument("--device", default="auto", help="auto, cpu or cuda (default: auto)")
+    train_gnn.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default: 0)")
+    train_gnn.add_argument("--out", required=True, metavar="DIR", help="checkpoint folder (gnn.json, model.pt)")
+    train_gnn.set_defaults(run=_train_gnn)
 
     plot = commands.add_parser("plot", help="plot several scaling evaluations in one figure")
     plot.add_argument("folders", nargs="+", metavar="DIR", help="output folders of stratpol evaluate")

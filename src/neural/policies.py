@@ -1,0 +1,114 @@
+"""GNN policies for the evaluation protocol, and their checkpoints.
+
+V-policy: argmin over successors s' of cost(a) + V(s'), one forward pass over all successors.
+Q-policy: argmin over applicable actions of Q(s, a), one forward pass over the current state.
+Both never go back to a state of the same run, as in the papers. Ties go to the first action
+by name. A checkpoint is a folder with `gnn.json` (the configuration) and `model.pt` (a plain
+state_dict).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Container
+from pathlib import Path
+
+import torch
+
+from neural.encoding import StateEncoder
+from neural.rgnn import RelationalGNN, RGNNConfig
+from stratpol.atomic import write_text_atomically
+from stratpol.errors import InputError
+from stratpol.generation import domain_folder
+from stratpol.planning import Instance, State, Successor
+
+CHECKPOINT_FORMAT = "stratpol-gnn/1"
+VALUE_KINDS = ("v", "q", "q-exp", "q-heu")
+
+
+def pick_device(name: str = "auto") -> torch.device:
+    """The torch device for `name`: auto picks CUDA when present, else the CPU."""
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    if name == "cuda" and not torch.cuda.is_available():
+        raise InputError("--device cuda: no CUDA device is available here")
+    if name not in ("cpu", "cuda"):
+        raise InputError(f"unknown device {name!r} (auto, cpu or cuda)")
+    return torch.device(name)
+
+
+class GNNPolicy:
+    """A trained R-GNN used as a policy: V or Q, according to the model's head."""
+
+    def __init__(self, model: RelationalGNN, encoder: StateEncoder, name: str = "gnn",
+                 device: torch.device | None = None) -> None:
+        self.device = device or next(model.parameters()).device
+        self.model = model.to(self.device).eval()
+        self.encoder = encoder
+        self.name = name
+
+    def controller(self, instance: Instance) -> _GNNController:
+        return _GNNController(self)
+
+    @torch.no_grad()
+    def scores(self, state: State, successors: list[Successor]) -> torch.Tensor:
+        """cost + V(s') per successor, or Q(s, a) per successor's action: lower is better."""
+        if self.model.config.head == "value":
+            batch = self.encoder.encode([(s.state, ()) for s in successors]).to(self.device)
+            costs = torch.tensor([s.cost for s in successors], device=self.device)
+            return costs + self.model(batch)
+        batch = self.encoder.encode([(state, [s.action for s in successors])]).to(self.device)
+        return self.model(batch)
+
+
+class _GNNController:
+    def __init__(self, policy: GNNPolicy) -> None:
+        self.policy = policy
+        self.visited: set[State] = set()
+
+    def choose(self, state: State, exclude: Container[State] = ()) -> Successor | None:
+        self.visited.add(state)
+        successors = sorted(state.instance.successors(state), key=lambda s: str(s.action))
+        allowed = [s.state not in self.visited and s.state not in exclude for s in successors]
+        if not any(allowed):
+            return None
+        scores = self.policy.scores(state, successors).cpu()
+        scores[~torch.tensor(allowed)] = float("inf")
+        return successors[int(torch.argmin(scores))]
+
+
+def save_checkpoint(folder: Path, model: RelationalGNN, domain: str, value: str, training: dict) -> None:
+    """Write `model.pt` and `gnn.json` into `folder` (each atomically)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    weights = folder / "model.pt.tmp"
+    torch.save({k: v.detach().cpu() for k, v in model.state_dict().items()}, weights)
+    weights.replace(folder / "model.pt")
+    meta = {"format": CHECKPOINT_FORMAT, "domain": domain, "value": value, "model": model.config.to_json(),
+            "training": training}
+    write_text_atomically(folder / "gnn.json", json.dumps(meta, indent=2) + "\n")
+
+
+def is_checkpoint(path: Path) -> bool:
+    return (Path(path) / "gnn.json").is_file()
+
+
+def load_gnn_policy(folder: Path, device: str = "auto") -> GNNPolicy:
+    """The policy saved in `folder` by `stratpol train-gnn`."""
+    folder = Path(folder)
+    try:
+        meta = json.loads((folder / "gnn.json").read_text())
+    except (OSError, json.JSONDecodeError) as error:
+        raise InputError(f"not a GNN checkpoint: {error}", folder) from None
+    if meta.get("format") != CHECKPOINT_FORMAT:
+        raise InputError(f"unknown checkpoint format {meta.get('format')!r} (expected {CHECKPOINT_FORMAT})", folder)
+    config = RGNNConfig(**meta["model"])
+    domain = domain_folder(meta["domain"]).domain
+    encoder = StateEncoder(domain, actions=config.head == "q")
+    if encoder.relations != config.relations:
+        raise InputError(f"the checkpoint's relations do not match domain {meta['domain']} as installed", folder)
+    model = RelationalGNN(config)
+    try:
+        model.load_state_dict(torch.load(folder / "model.pt", map_location="cpu", weights_only=True))
+    except (OSError, RuntimeError) as error:
+        raise InputError(f"cannot load the weights: {error}", folder / "model.pt") from None
+    return GNNPolicy(model, encoder, name=f"gnn-{meta['value']}", device=pick_device(device))

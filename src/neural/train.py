@@ -1,0 +1,161 @@
+"""Supervised training of R-GNN value and Q-value functions, with model selection by dynamic validation.
+
+After every epoch (or every `validate_every`) the model runs as a policy on generated instances
+larger than the training ones (Algorithm 2 of the validation paper); the checkpoint with the best
+score is kept in the output folder, so an interrupted run leaves its best model behind.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import torch
+
+from neural.data import TeacherTrajectory
+from neural.encoding import StateEncoder
+from neural.losses import q_loss, regulariser_bounds, value_loss
+from neural.policies import VALUE_KINDS, GNNPolicy, pick_device, save_checkpoint
+from neural.rgnn import RelationalGNN, RGNNConfig
+from stratpol.evaluation.scaling import dynamic_validation
+from stratpol.generation import domain_folder
+
+_REGULARISER = {"v": "none", "q": "none", "q-exp": "explicit", "q-heu": "heuristic"}
+
+
+@dataclass(frozen=True)
+class TrainingConfig:
+    """Hyperparameters; the defaults are the Q-value paper's (appendix C)."""
+
+    value: str = "q-heu"  # v, q (vanilla), q-exp (explicit regulariser), q-heu (heuristic regulariser)
+    hidden: int = 32
+    layers: int = 30
+    epochs: int = 100
+    batch_size: int = 256
+    learning_rate: float | None = None  # None: 2e-4 for v and q, 2e-3 for the regularised Q
+    gradient_clip: float = 0.1
+    regulariser_weight: float = 1.0  # lambda
+    seed: int = 0
+    device: str = "auto"
+    validation_instances: int = 10  # m
+    validation_tau: float = 0.3
+    validation_sizes: int = 5  # how far above the largest training size validation may go
+    validate_every: int = 1
+
+    def __post_init__(self) -> None:
+        if self.value not in VALUE_KINDS:
+            raise ValueError(f"value must be one of {VALUE_KINDS}, not {self.value!r}")
+
+    @property
+    def rate(self) -> float:
+        if self.learning_rate is not None:
+            return self.learning_rate
+        return 2e-4 if self.value in ("v", "q") else 2e-3
+
+
+@dataclass
+class EpochRecord:
+    epoch: int
+    loss: float
+    seconds: float
+    validation: float | None = None
+    coverage: dict[int, float] | None = None
+
+
+@dataclass
+class TrainingReport:
+    value: str
+    device: str
+    examples: int
+    parameters: int
+    epochs: list[EpochRecord] = field(default_factory=list)
+    best_epoch: int | None = None
+    best_score: float | None = None
+    seconds: float = 0.0
+
+    @property
+    def examples_per_second(self) -> float:
+        spent = sum(e.seconds for e in self.epochs)
+        return self.examples * len(self.epochs) / spent if spent else 0.0
+
+
+def train_gnn(domain: str, trajectories: Sequence[TeacherTrajectory], config: TrainingConfig, out: Path,
+              progress: Callable[[str], None] = lambda line: None) -> TrainingReport:
+    """Train on the labelled states of `trajectories`; the best model by validation lands in `out`."""
+    if not trajectories:
+        raise ValueError("no teacher trajectories to train on")
+    started = time.perf_counter()
+    torch.manual_seed(config.seed)
+    rng = random.Random(config.seed)
+    device = pick_device(config.device)
+    folder = domain_folder(domain)
+    head = "value" if config.value == "v" else "q"
+    encoder = StateEncoder(folder.domain, actions=head == "q")
+    model = RelationalGNN(RGNNConfig(encoder.relations, head, config.hidden, config.layers)).to(device)
+    examples = _examples(trajectories, config.value)
+    optimiser = torch.optim.Adam(model.parameters(), lr=config.rate)
+    report = TrainingReport(config.value, str(device), len(examples), sum(p.numel() for p in model.parameters()))
+    start_size, bound = _validation_start(trajectories)
+    for epoch in range(1, config.epochs + 1):
+        epoch_started = time.perf_counter()
+        model.train()
+        rng.shuffle(examples)
+        total = 0.0
+        for first in range(0, len(examples), config.batch_size):
+            chunk = examples[first:first + config.batch_size]
+            loss = _batch_loss(model, encoder, chunk, config, device)
+            optimiser.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), config.gradient_clip)
+            optimiser.step()
+            total += loss.item() * len(chunk)
+        record = EpochRecord(epoch, total / len(examples), time.perf_counter() - epoch_started)
+        if epoch % config.validate_every == 0 or epoch == config.epochs:
+            result = dynamic_validation(GNNPolicy(model, encoder, device=device), folder, start_size, bound,
+                                        config.validation_instances, config.validation_tau,
+                                        max_size=start_size + config.validation_sizes, seed=config.seed)
+            record.validation, record.coverage = result.score, result.coverage
+            if report.best_score is None or result.score > report.best_score:
+                report.best_epoch, report.best_score = epoch, result.score
+                save_checkpoint(out, model, folder.name, config.value,
+                                {"config": asdict(config), "epoch": epoch, "validation": result.score,
+                                 "training_sizes": sorted({t.size for t in trajectories})})
+        report.epochs.append(record)
+        validation = "" if record.validation is None else f", validation {record.validation:.2f}"
+        progress(f"epoch {epoch}/{config.epochs}: loss {record.loss:.3f}{validation} ({record.seconds:.1f} s)")
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _examples(trajectories: Sequence[TeacherTrajectory], value: str) -> list:
+    if value == "v":
+        # every labelled state, and the goal state at the end of each trajectory with h* = 0
+        return [(label.state, label.cost_to_go) for t in trajectories for label in t.labels] + \
+               [(t.states[-1], 0.0) for t in trajectories]
+    return [label for t in trajectories for label in t.labels]
+
+
+def _batch_loss(model: RelationalGNN, encoder: StateEncoder, chunk: list, config: TrainingConfig,
+                device: torch.device) -> torch.Tensor:
+    if config.value == "v":
+        batch = encoder.encode([(state, ()) for state, _ in chunk]).to(device)
+        return value_loss(model(batch), torch.tensor([h for _, h in chunk], device=device))
+    batch = encoder.encode([(label.state, label.actions) for label in chunk]).to(device)
+    offsets = torch.tensor([0, *batch.action_counts[:-1]]).cumsum(0)
+    teacher = (offsets + torch.tensor([label.teacher for label in chunk])).to(device)
+    cost_to_go = torch.tensor([label.cost_to_go for label in chunk], device=device)
+    kind = _REGULARISER[config.value]
+    bounds = None if kind == "none" else torch.tensor(regulariser_bounds(
+        kind, [label.cost_to_go for label in chunk], [label.action_costs for label in chunk],
+        [label.successor_heuristics for label in chunk]), device=device)
+    return q_loss(model(batch), batch.action_graph, teacher, cost_to_go, bounds, config.regulariser_weight)
+
+
+def _validation_start(trajectories: Sequence[TeacherTrajectory]) -> tuple[int, int]:
+    """Validation starts above the largest training size with L = 3N, N the mean plan length there."""
+    largest = max(t.size for t in trajectories)
+    lengths = [len(t.plan) for t in trajectories if t.size == largest]
+    return largest, max(1, round(3 * sum(lengths) / len(lengths)))

@@ -1,0 +1,94 @@
+"""The R-GNN on relational batches: shapes, renaming invariance, batching, the smooth maximum."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import torch
+from conftest import blocks_instance, gripper_instance
+
+from neural.encoding import StateEncoder, action_relation, goal_relation
+from neural.rgnn import RelationalGNN, RGNNConfig, _smooth_maximum
+from stratpol.generation import domain_folder
+
+
+def _model(encoder: StateEncoder, head: str, seed: int = 0) -> RelationalGNN:
+    torch.manual_seed(seed)
+    return RelationalGNN(RGNNConfig(encoder.relations, head, hidden=8, layers=4)).eval()
+
+
+def test_schema_has_goal_and_action_relations(gripper):
+    relations = StateEncoder(gripper, actions=True).relations
+    assert relations["at"] == 2 and relations["ball"] == 1  # types are unary relations
+    assert relations[goal_relation("at", True)] == 2 and relations[goal_relation("at", False)] == 2
+    assert relations[action_relation("pick")] == 4  # the action node and pick's three arguments
+    assert not any(name.startswith("action:") for name in StateEncoder(gripper, actions=False).relations)
+
+
+def test_batch_layout(gripper):
+    instance = gripper_instance(gripper, 3)
+    state = instance.initial_state
+    actions = instance.applicable_actions(state)
+    batch = StateEncoder(gripper, actions=True).encode([(state, actions), (state, actions[:2])])
+    objects = len(instance.objects)
+    assert batch.graphs == 2 and batch.node_count == 2 * objects + len(actions) + 2
+    assert batch.action_counts == [len(actions), 2]
+    assert batch.object_nodes.tolist() == list(range(objects)) + list(range(objects + len(actions),
+                                                                            2 * objects + len(actions)))
+    # all three goal atoms are unachieved initially: 3 atoms of arity 2 per state
+    assert batch.relations[goal_relation("at", False)].numel() == 2 * 3 * 2
+    assert goal_relation("at", True) not in batch.relations
+
+
+def test_value_and_q_shapes(gripper):
+    instance = gripper_instance(gripper, 2)
+    successors = instance.successors(instance.initial_state)
+    value = StateEncoder(gripper, actions=False)
+    values = _model(value, "value")(value.encode([(s.state, ()) for s in successors]))
+    assert values.shape == (len(successors),)
+    q = StateEncoder(gripper, actions=True)
+    actions = [s.action for s in successors]
+    assert _model(q, "q")(q.encode([(instance.initial_state, actions)])).shape == (len(actions),)
+
+
+def _renamed(text: str, names: dict[str, str]) -> str:
+    return re.sub(r"\b(" + "|".join(map(re.escape, names)) + r")\b", lambda m: names[m.group(1)], text)
+
+
+@pytest.mark.parametrize("head", ["value", "q"])
+def test_renaming_objects_changes_nothing(head):
+    folder = domain_folder("blocksworld")
+    instance = blocks_instance(folder.domain, 5, seed=3)
+    names = {name: f"z{len(instance.objects) - number}" for number, name in enumerate(instance.objects)}
+    renamed = folder.domain.instance_from_text(_renamed(instance.text, names))
+    assert set(renamed.objects) == set(names.values())
+    encoder = StateEncoder(folder.domain, actions=head == "q")
+    model = _model(encoder, head)
+    state, twin = instance.initial_state, renamed.initial_state
+    actions = instance.applicable_actions(state)
+    twin_actions = [renamed.action(a.name, [names[x] for x in a.args]) for a in actions]
+    with torch.no_grad():
+        first = model(encoder.encode([(state, actions)]))
+        second = model(encoder.encode([(twin, twin_actions)]))
+    assert torch.allclose(first, second, atol=1e-5)
+
+
+def test_a_batch_gives_what_single_states_give(gripper):
+    instance = gripper_instance(gripper, 3)
+    states = [s.state for s in instance.successors(instance.initial_state)]
+    encoder = StateEncoder(gripper, actions=True)
+    model = _model(encoder, "q")
+    items = [(s, instance.applicable_actions(s)) for s in states]
+    with torch.no_grad():
+        together = model(encoder.encode(items))
+        alone = torch.cat([model(encoder.encode([item])) for item in items])
+    assert torch.allclose(together, alone, atol=1e-5)
+
+
+def test_smooth_maximum_is_close_to_the_maximum():
+    messages = torch.tensor([[1.0, -2.0], [3.0, -1.0], [0.5, 0.5]])
+    targets = torch.tensor([0, 0, 1])
+    result = _smooth_maximum(messages, targets, 2, beta=12.0)
+    assert torch.allclose(result, torch.tensor([[3.0, -1.0], [0.5, 0.5]]), atol=0.01)
+    assert (result[0] >= torch.tensor([3.0, -1.0])).all()  # never below the hard maximum
