@@ -105,3 +105,17 @@ def test_missing_and_malformed_files_name_the_file(tmp_path, gripper):
 
 def test_oneway_domain_parses_from_data_folder():
     assert (DATA / "gripper-oneway.pddl").is_file()
+
+
+def test_untyped_upper_case_domain_reads_like_the_file_parser(tmp_path):
+    # an untyped domain gets :typing added and is parsed from text: names must still be case-insensitive
+    domain_file = tmp_path / "domain.pddl"
+    domain_file.write_text("""(define (domain Lights) (:requirements :strips)
+      (:predicates (OFF ?x) (ON ?x))
+      (:action SWITCH :parameters (?x) :precondition (OFF ?x) :effect (and (ON ?x) (not (OFF ?x)))))""")
+    domain = Domain(domain_file)
+    instance = domain.instance_from_text("(define (problem p) (:domain lights) (:objects L1 - object) "
+                                         "(:init (OFF L1)) (:goal (ON L1)))")
+    assert domain.predicates == {"off": 1, "on": 1}
+    (successor,) = instance.successors(instance.initial_state)
+    assert str(successor.action) == "(switch l1)" and instance.is_goal(successor.state)

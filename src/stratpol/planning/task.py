@@ -358,6 +358,8 @@ def _with_typing_requirement(domain_text: str) -> str | None:
 
     IPC problem files of untyped domains often declare `b1 b2 - object`; pymimir rejects that
     unless the domain requires :typing, which changes nothing else for an untyped domain.
+    The text is lowercased: pymimir's text parser compares names case-sensitively (its file
+    parser lowercases), and problem texts are lowercased too.
     """
     try:
         block = sexpr.keyword_block(domain_text, ":requirements")
@@ -366,7 +368,7 @@ def _with_typing_requirement(domain_text: str) -> str | None:
     if ":typing" in domain_text[block.start:block.end].lower():
         return None
     patched = domain_text[:block.end - 1] + " :typing" + domain_text[block.end - 1:]
-    return _blank_comments(patched)
+    return _blank_comments(patched).lower()
 
 
 def _declared_types(domain_text: str) -> tuple[str, ...]:
