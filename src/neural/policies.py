@@ -10,6 +10,7 @@ state_dict).
 from __future__ import annotations
 
 import json
+import pickle
 from collections.abc import Container
 from pathlib import Path
 
@@ -109,6 +110,6 @@ def load_gnn_policy(folder: Path, device: str = "auto") -> GNNPolicy:
     model = RelationalGNN(config)
     try:
         model.load_state_dict(torch.load(folder / "model.pt", map_location="cpu", weights_only=True))
-    except (OSError, RuntimeError) as error:
+    except (OSError, RuntimeError, EOFError, pickle.UnpicklingError) as error:
         raise InputError(f"cannot load the weights: {error}", folder / "model.pt") from None
     return GNNPolicy(model, encoder, name=f"gnn-{meta['value']}", device=pick_device(device))

@@ -1,0 +1,111 @@
+"""Teacher data, training with model selection, checkpoints and the GNN policies on Gripper."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import torch
+
+from neural.data import DEAD_END_VALUE, optimal_trajectory, teacher_data
+from neural.policies import GNNPolicy, load_gnn_policy, pick_device
+from neural.train import TrainingConfig, train_gnn
+from stratpol.errors import InputError
+from stratpol.evaluation import run
+from stratpol.generation import domain_folder
+from stratpol.planning.plans import validate_plan
+
+GRIPPER = domain_folder("gripper")
+
+
+def _gripper(balls: int):
+    return GRIPPER.domain.instance_from_text(GRIPPER.generator(balls=balls))
+
+
+def test_labels_of_an_optimal_trajectory(tmp_path):
+    trajectory = optimal_trajectory(_gripper(2), "astar-lmcut", cache_dir=tmp_path)
+    assert len(trajectory.plan) == 5  # pick, pick, move, drop, drop
+    assert [label.cost_to_go for label in trajectory.labels] == [5, 4, 3, 2, 1]
+    for label in trajectory.labels:
+        teacher = label.actions[label.teacher]
+        assert teacher == trajectory.plan[trajectory.labels.index(label)]
+        # h^LMcut is admissible: the teacher's successor is at most h* - 1 away from the goal
+        assert label.successor_heuristics[label.teacher] <= label.cost_to_go - 1
+        assert all(0 <= h < DEAD_END_VALUE for h in label.successor_heuristics)
+    # a second call reads the cache and gives the same labels
+    again = optimal_trajectory(_gripper(2), "astar-lmcut", cache_dir=tmp_path)
+    assert [lab.successor_heuristics for lab in again.labels] == [lab.successor_heuristics for lab in trajectory.labels]
+
+
+def test_teacher_data_takes_what_each_size_has(tmp_path):
+    # Gripper has one instance per size (the number of balls fixes it): asking for three gives one
+    trajectories = teacher_data("gripper", [5, 6], 3, planner_name="astar-lmcut", heuristics=False, cache_dir=tmp_path)
+    assert [t.size for t in trajectories] == [5, 6]
+
+
+def test_only_optimal_teachers():
+    with pytest.raises(ValueError):
+        optimal_trajectory(_gripper(1), "lama-first")
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # tiny models: threads cost more than they give
+    out = tmp_path_factory.mktemp("gnn")
+    trajectories = teacher_data("gripper", range(5, 10), 1, planner_name="astar-lmcut", heuristics=False,
+                                cache_dir=out / "cache")
+    config = TrainingConfig(value="q-exp", epochs=100, hidden=16, layers=6, batch_size=16, device="cpu",
+                            validation_instances=1, validation_sizes=3, validate_every=10)
+    yield out / "model", train_gnn("gripper", trajectories, config, out / "model")
+    torch.set_num_threads(threads)
+
+
+def test_a_few_epochs_of_q_exp_solve_small_gripper(trained):
+    folder, report = trained
+    assert report.best_score is not None and report.best_score > 0
+    policy = load_gnn_policy(folder, "cpu")
+    for balls in range(1, 9):
+        instance = _gripper(balls)
+        outcome = run(policy, instance, 200)
+        assert outcome.solved, f"{balls} balls: {outcome.failure}"
+        assert validate_plan(instance, outcome.plan).valid
+
+
+def test_checkpoint_round_trip(trained):
+    folder, report = trained
+    meta = json.loads((folder / "gnn.json").read_text())
+    assert meta["value"] == "q-exp" and meta["training"]["epoch"] == report.best_epoch
+    first, second = load_gnn_policy(folder, "cpu"), load_gnn_policy(folder, "cpu")
+    instance = _gripper(4)
+    successors = sorted(instance.successors(instance.initial_state), key=lambda s: str(s.action))
+    assert torch.equal(first.scores(instance.initial_state, successors),
+                       second.scores(instance.initial_state, successors))
+
+
+def test_a_value_policy_never_revisits(trained):
+    # an untrained V model still only moves to states it has not been in
+    from neural.encoding import StateEncoder
+    from neural.rgnn import RelationalGNN, RGNNConfig
+
+    encoder = StateEncoder(GRIPPER.domain, actions=False)
+    policy = GNNPolicy(RelationalGNN(RGNNConfig(encoder.relations, "value", 8, 2)), encoder)
+    outcome = run(policy, _gripper(3), 60)
+    assert outcome.failure is None or outcome.failure.value != "revisit"
+
+
+def test_broken_checkpoints_are_input_errors(tmp_path, trained):
+    with pytest.raises(InputError, match="not a GNN checkpoint"):
+        load_gnn_policy(tmp_path)
+    folder, _ = trained
+    (tmp_path / "gnn.json").write_text((folder / "gnn.json").read_text())
+    (tmp_path / "model.pt").write_bytes(b"not weights")
+    with pytest.raises(InputError, match="cannot load the weights"):
+        load_gnn_policy(tmp_path)
+
+
+def test_device_choice():
+    assert pick_device("cpu").type == "cpu"
+    assert pick_device("auto").type == ("cuda" if torch.cuda.is_available() else "cpu")
+    with pytest.raises(InputError):
+        pick_device("tpu")
