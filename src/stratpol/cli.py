@@ -390,6 +390,32 @@ def _train_gnn(args: argparse.Namespace) -> int:
     return 0
 
 
+def _train_wl(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from neural.wl import train_wl
+    from neural.wl.splits import Split, default_setting
+    from stratpol.generation import domain_folder
+
+    folder = domain_folder(args.domain)
+    validation = Split(tuple(args.validation_sizes), args.per_size or 1) if args.validation_sizes else None
+    progress = lambda line: print(f"  {line}", file=sys.stderr, flush=True)
+    report = train_wl(folder.name, args.model, args.mode, Path(args.out), seed=args.seed,
+                      sizes=list(args.sizes) if args.sizes else None, per_size=args.per_size, validation=validation,
+                      iterations=args.iterations, beam_width=args.beam_width, epochs=args.epochs,
+                      planner_time_limit=args.time_limit, progress=progress)
+    sizes = args.sizes or default_setting(folder.name).train.sizes
+    fit = report.fit
+    held_out = "-" if fit.validation_loss is None else f"{fit.validation_loss:.4f}"
+    print(f"{folder.name} wl-{report.model}-{report.mode}: {report.train_instances} instances (sizes "
+          f"{min(sizes)}-{max(sizes)}), {report.train_transitions} transitions, D = {report.dimension}")
+    print(f"best of {fit.iterations} {'rounds' if report.model == 'xgb' else 'epochs'} at {fit.best_iteration}: "
+          f"train loss {fit.train_loss:.4f}, validation loss {held_out} ({report.validation_instances} instances, "
+          f"{report.validation_unseen_share:.1%} unseen colours at the last WL iteration); "
+          f"{report.seconds:.1f} s; model in {report.folder}")
+    return 0
+
+
 def _plot(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -536,6 +562,26 @@ def build_parser() -> argparse.ArgumentParser:
     train_gnn.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default: 0)")
     train_gnn.add_argument("--out", required=True, metavar="DIR", help="checkpoint folder (gnn.json, model.pt)")
     train_gnn.set_defaults(run=_train_gnn)
+
+    train_wl = commands.add_parser("train-wl", help="train a WL transition model (XGBoost or LSTM) on optimal plans")
+    train_wl.add_argument("domain", help="domain name (training instances come from its generator)")
+    train_wl.add_argument("--model", choices=["xgb", "lstm"], default="xgb", help="(default: xgb)")
+    train_wl.add_argument("--mode", choices=["state", "delta"], default="delta",
+                          help="predict the next embedding or its change (default: delta)")
+    train_wl.add_argument("--sizes", type=_size_range, metavar="A:B",
+                          help="training sizes (default: the paper's Table 1 sizes, or the 5 smallest)")
+    train_wl.add_argument("--per-size", type=_positive, metavar="K", help="distinct instances per size")
+    train_wl.add_argument("--validation-sizes", type=_size_range, metavar="A:B",
+                          help="sizes of the validation instances (early stopping, model selection)")
+    train_wl.add_argument("--iterations", type=_positive, default=2, metavar="K", help="WL iterations (default: 2)")
+    train_wl.add_argument("--beam-width", type=_positive, default=3, metavar="W", help="decoding beam (default: 3)")
+    train_wl.add_argument("--epochs", type=_positive, metavar="E",
+                          help="LSTM epochs or XGBoost rounds (default: 250 or 1000)")
+    train_wl.add_argument("--time-limit", type=float, default=60.0, metavar="S",
+                          help="teacher (astar-lmcut) seconds per instance; unsolved ones are dropped (default: 60)")
+    train_wl.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default: 0)")
+    train_wl.add_argument("--out", required=True, metavar="DIR", help="model folder (wl-model.json, features, weights)")
+    train_wl.set_defaults(run=_train_wl)
 
     plot = commands.add_parser("plot", help="plot several scaling evaluations in one figure")
     plot.add_argument("folders", nargs="+", metavar="DIR", help="output folders of stratpol evaluate")

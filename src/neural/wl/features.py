@@ -82,7 +82,11 @@ class WLFeatures:
 
     @classmethod
     def collect(cls, domain: Domain, states: Iterable[State], iterations: int = 2) -> WLFeatures:
-        """Collect the vocabulary on `states` (training states, of any instances of `domain`)."""
+        """Collect the vocabulary on `states` (training states, of any instances of `domain`) and their goals.
+
+        The public code collected on trajectory states only, so even a training goal lost colours;
+        here the goal state of every training instance is collected as well.
+        """
         wl_domain, _ = wlplan_domain(domain)
         with silenced_stdout():
             generator = wl_features.init_feature_generator(
@@ -95,7 +99,8 @@ class WLFeatures:
         datasets = []
         for instance, of_instance in by_instance.values():
             bound = features._bound(instance)
-            datasets.append(wl_data.ProblemDataset(bound.problem, [bound.wl_state(s.atoms) for s in of_instance]))
+            goal = bound.wl_state(instance.goal_atoms)  # phi(g) is an input too: its colours belong in
+            datasets.append(wl_data.ProblemDataset(bound.problem, [bound.wl_state(s.atoms) for s in of_instance] + [goal]))
         if not datasets:
             raise ValueError("no training states to collect WL colours from")
         with silenced_stdout():

@@ -124,6 +124,7 @@ class LSTMTransition:
 
     @classmethod
     def load(cls, folder: Path, mode: str, dimension: int, threads: int = 1) -> LSTMTransition:
+        torch.set_num_threads(threads)
         saved = torch.load(Path(folder) / WEIGHTS_FILE, weights_only=True)
         model = cls(mode, dimension, hidden=saved["hidden"], threads=threads)
         model.network.load_state_dict(saved["state_dict"])

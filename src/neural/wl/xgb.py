@@ -42,35 +42,43 @@ class XGBTransition:
         self.learning_rate = learning_rate
         self.max_depth = max_depth
         self.patience = patience
-        self.regressor: xgboost.XGBRegressor | None = None
+        self.booster: xgboost.Booster | None = None
+
+    def _parameters(self) -> dict:
+        return {"tree_method": "hist", "objective": "reg:squarederror", "max_depth": self.max_depth,
+                "learning_rate": self.learning_rate, "nthread": self.threads, "seed": self.seed}
 
     def fit(self, train: Sequence[EmbeddedTrajectory], validation: Sequence[EmbeddedTrajectory]) -> FitReport:
         started = time.perf_counter()
         x, y = _rows(train, self.mode)
-        evaluation = [_rows(validation, self.mode)] if validation else None
-        self.regressor = xgboost.XGBRegressor(
-            tree_method="hist", objective="reg:squarederror", max_depth=self.max_depth,
-            learning_rate=self.learning_rate, n_estimators=self.rounds, n_jobs=self.threads,
-            random_state=self.seed, early_stopping_rounds=self.patience if evaluation else None)
-        self.regressor.fit(x, y, eval_set=evaluation, verbose=False)
-        history = self.regressor.evals_result().get("validation_0", {}).get("rmse", [])
-        best = int(getattr(self.regressor, "best_iteration", self.rounds - 1) if evaluation else self.rounds - 1)
-        train_loss = float(np.mean((self.regressor.predict(x).reshape(y.shape) - y) ** 2))
-        return FitReport(len(history) or self.rounds, best + 1, train_loss,
-                         float(history[best] ** 2) if history else None, time.perf_counter() - started)
+        data = xgboost.DMatrix(x, label=y, nthread=self.threads)
+        evals = [(data, "train")]
+        if validation:
+            vx, vy = _rows(validation, self.mode)
+            evals.append((xgboost.DMatrix(vx, label=vy, nthread=self.threads), "validation"))
+        history: dict = {}
+        booster = xgboost.train(self._parameters(), data, num_boost_round=self.rounds, evals=evals,
+                                early_stopping_rounds=self.patience if validation else None,
+                                evals_result=history, verbose_eval=False)
+        rounds = len(history["train"]["rmse"])
+        best = booster.best_iteration if validation else rounds - 1
+        self.booster = booster[: best + 1]  # keep the best rounds only: what is saved is what is used
+        held_out = history.get("validation", {}).get("rmse")
+        return FitReport(rounds, best + 1, float(history["train"]["rmse"][best] ** 2),
+                         float(held_out[best] ** 2) if held_out else None, time.perf_counter() - started)
 
     def predict(self, states: np.ndarray, goal: np.ndarray, memories: Sequence[object]) -> tuple[np.ndarray, list]:
-        assert self.regressor is not None, "predict before fit"
+        assert self.booster is not None, "predict before fit"
         rows = np.hstack([states, np.tile(goal, (len(states), 1))])
-        return self.regressor.predict(rows).reshape(len(states), self.dimension), list(memories)
+        outputs = self.booster.inplace_predict(rows)
+        return np.asarray(outputs, dtype=np.float64).reshape(len(states), self.dimension), list(memories)
 
     def save(self, folder: Path) -> None:
-        assert self.regressor is not None, "save before fit"
-        self.regressor.save_model(str(Path(folder) / WEIGHTS_FILE))
+        assert self.booster is not None, "save before fit"
+        self.booster.save_model(str(Path(folder) / WEIGHTS_FILE))
 
     @classmethod
     def load(cls, folder: Path, mode: str, dimension: int, threads: int = 1) -> XGBTransition:
         model = cls(mode, dimension, threads=threads)
-        model.regressor = xgboost.XGBRegressor(n_jobs=threads)
-        model.regressor.load_model(str(Path(folder) / WEIGHTS_FILE))
+        model.booster = xgboost.Booster(params={"nthread": threads}, model_file=str(Path(folder) / WEIGHTS_FILE))
         return model
