@@ -81,11 +81,12 @@ class WLFeatures:
         self._current: int | None = None
 
     @classmethod
-    def collect(cls, domain: Domain, states: Iterable[State], iterations: int = 2) -> WLFeatures:
-        """Collect the vocabulary on `states` (training states, of any instances of `domain`) and their goals.
+    def collect(cls, domain: Domain, states: Iterable[State], iterations: int = 2,
+                goals: bool = False) -> WLFeatures:
+        """Collect the vocabulary on `states` (training states, of any instances of `domain`).
 
-        The public code collected on trajectory states only, so even a training goal lost colours;
-        here the goal state of every training instance is collected as well.
+        As in the paper's code, goals are not collected by default, so phi(g) loses colours even
+        on a training instance; with `goals` the goal state of every training instance is added.
         """
         wl_domain, _ = wlplan_domain(domain)
         with silenced_stdout():
@@ -99,8 +100,10 @@ class WLFeatures:
         datasets = []
         for instance, of_instance in by_instance.values():
             bound = features._bound(instance)
-            goal = bound.wl_state(instance.goal_atoms)  # phi(g) is an input too: its colours belong in
-            datasets.append(wl_data.ProblemDataset(bound.problem, [bound.wl_state(s.atoms) for s in of_instance] + [goal]))
+            wl_states = [bound.wl_state(s.atoms) for s in of_instance]
+            if goals:
+                wl_states.append(bound.wl_state(instance.goal_atoms))
+            datasets.append(wl_data.ProblemDataset(bound.problem, wl_states))
         if not datasets:
             raise ValueError("no training states to collect WL colours from")
         with silenced_stdout():
@@ -192,4 +195,6 @@ class _BoundInstance:
         return known
 
     def wl_state(self, atoms: Iterable[Atom]) -> wl_planning.State:
-        return wl_planning.State([*self.statics, *(self.atom(a) for a in atoms)])
+        # sorted: the order of the ILG's nodes decides the order in which `collect` numbers colours,
+        # and a frozenset's order changes with Python's string hashing from one process to the next
+        return wl_planning.State([*self.statics, *(self.atom(a) for a in sorted(atoms))])

@@ -59,12 +59,14 @@ def embed_trajectories(features: WLFeatures, trajectories: Sequence[TeacherTraje
 def train_wl(domain: str, model: str = "xgb", mode: str = "delta", out: Path | str = "wl-model", seed: int = 0,
              sizes: Sequence[int] | None = None, per_size: int | None = None,
              validation: Split | None = None, iterations: int = 2, beam_width: int = 3,
-             epochs: int | None = None, planner_time_limit: float = 60.0, threads: int = 1,
+             epochs: int | None = None, collect_goals: bool = False, planner_time_limit: float = 60.0,
+             threads: int = 1,
              cache_dir: Path | None = None, progress: Callable[[str], None] = lambda line: None) -> WLTrainReport:
     """Train a transition model on optimal plans of small generated instances and write its folder.
 
     Sizes default to the paper's Table 1 training sizes for its four domains; validation instances
-    (for early stopping and model selection) to its validation sizes.
+    (for early stopping and model selection) to its validation sizes. With `collect_goals` the
+    vocabulary also holds the colours of the training goals (the paper collects states only).
     """
     try:
         check_choice(model, mode)
@@ -91,7 +93,7 @@ def train_wl(domain: str, model: str = "xgb", mode: str = "delta", out: Path | s
             held_out.append(trajectory)
     teacher_seconds = time.perf_counter() - started
     progress(f"{folder.name}: collecting WL colours on {sum(len(t.states) for t in train)} training states")
-    features = WLFeatures.collect(folder.domain, (s for t in train for s in t.states), iterations)
+    features = WLFeatures.collect(folder.domain, (s for t in train for s in t.states), iterations, collect_goals)
     colours = ColourCounts()
     train_embedded = embed_trajectories(features, train)
     held_out_embedded = embed_trajectories(features, held_out, colours)
@@ -106,6 +108,7 @@ def train_wl(domain: str, model: str = "xgb", mode: str = "delta", out: Path | s
         "format": FORMAT, "domain": folder.name, "model": model, "mode": mode, "iterations": iterations,
         "beam_width": beam_width, "dimension": features.dimension, "seed": seed, "train_sizes": list(sizes),
         "per_size": per_size, "validation_sizes": list(validation.sizes), "epochs": epochs,
+        "collect_goals": collect_goals,
         "train_instances": len(train), "train_transitions": sum(len(t.plan) for t in train),
         "fit": asdict(fit),
     }

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 
 import numpy as np
 
@@ -59,8 +62,14 @@ def test_unseen_colours_are_counted_on_larger_instances_only():
     features = WLFeatures.collect(small.domain, training)
     on_training = ColourCounts()
     features.embed(training[:5], on_training)
-    features.embed_goal(small, on_training)
     assert sum(on_training.seen) > 0 and on_training.total_unseen == 0
+    on_goal = ColourCounts()  # the goal state is not a training state: as in the paper, some colours are missing
+    features.embed_goal(small, on_goal)
+    assert on_goal.total_unseen > 0
+    with_goals = WLFeatures.collect(small.domain, training, goals=True)
+    on_goal = ColourCounts()
+    with_goals.embed_goal(small, on_goal)
+    assert on_goal.total_unseen == 0 and with_goals.dimension > features.dimension
     large = _instance("gripper", 20)
     on_large = ColourCounts()
     features.embed([large.initial_state], on_large)
@@ -77,3 +86,26 @@ def test_features_reload_from_their_json(tmp_path):
     other = _reachable(_instance("logistics", 10, seed=3), limit=30)
     assert np.array_equal(features.embed(other), reloaded.embed(other))
     assert np.array_equal(features.embed_goal(other[0].instance), reloaded.embed_goal(other[0].instance))
+
+
+COLLECT = """
+import random, sys
+from pathlib import Path
+from neural.wl.features import WLFeatures
+from stratpol.generation import domain_folder
+from stratpol.generation.sampling import sample
+folder = domain_folder("logistics")
+instance = folder.domain.instance_from_text(sample(folder, 9, random.Random(0)).text)
+states = [instance.initial_state] + [s.state for s in instance.successors(instance.initial_state)]
+WLFeatures.collect(folder.domain, states).save(Path(sys.argv[1]))
+"""
+
+
+def test_the_vocabulary_does_not_depend_on_string_hashing(tmp_path):
+    saved = []
+    for hash_seed in ("1", "2"):
+        out = tmp_path / hash_seed
+        subprocess.run([sys.executable, "-c", COLLECT, str(out)], check=True, capture_output=True,
+                       env={**os.environ, "PYTHONHASHSEED": hash_seed})
+        saved.append((out / "wl-features.json").read_text())
+    assert saved[0] == saved[1]
