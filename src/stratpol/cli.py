@@ -333,9 +333,19 @@ def _evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _torch_threads(threads: int) -> None:
+    """Per-decision graphs are small: torch's intra-op threads cost more than they give (measured:
+    30 ms per Q decision on Gripper-10 with one thread, 800 ms with two on a busy 2-core machine)."""
+    import torch
+
+    torch.set_num_threads(threads)
+
+
 def _load_model(path: Path, domain: str):
     """A trained neural policy from its folder: a GNN checkpoint or a WL transition model."""
     import json
+
+    _torch_threads(1)  # evaluation parallelises over runs (--jobs) instead
 
     from neural.policies import is_checkpoint, load_gnn_policy
 
@@ -368,6 +378,7 @@ def _train_gnn(args: argparse.Namespace) -> int:
 
     folder = domain_folder(args.domain)
     pick_device(args.device)  # a missing CUDA device fails here, before any work
+    _torch_threads(args.threads)
     smallest = smallest_size(folder.size_model) or 1
     sizes = args.sizes or range(smallest, smallest + 12)
     progress = lambda line: print(f"  {line}", file=sys.stderr, flush=True)
@@ -378,7 +389,8 @@ def _train_gnn(args: argparse.Namespace) -> int:
         raise InputError(f"{args.planner} solved no training instance of {folder.name} within {args.time_limit} s")
     config = TrainingConfig(value=args.value, hidden=args.hidden, layers=args.layers, epochs=args.epochs,
                             batch_size=args.batch_size, seed=args.seed, device=args.device,
-                            validate_every=args.validate_every)
+                            validate_every=args.validate_every, validation_instances=args.validation_instances,
+                            validation_sizes=args.validation_sizes)
     out = Path(args.out)
     report = train_gnn(folder.name, trajectories, config, out, progress)
     write_text_atomically(out / "training.json", json.dumps(
@@ -440,6 +452,14 @@ def _bench(args: argparse.Namespace) -> int:
     progress = lambda line: print(f"  {line}", file=sys.stderr, flush=True)
     if args.suite == "planning":
         print(bench.render_planning_benchmark(bench.planning_benchmark(args.time_limit, progress)))
+        return 0
+    if args.suite == "neural":
+        from neural.timing import decision_times, render_decision_times
+
+        _torch_threads(args.threads)
+        for name in args.domains or ["blocksworld", "gripper", "logistics"]:
+            rows = decision_times(name, range(10, args.max_size + 1, 10), device=args.device, progress=progress)
+            print(render_decision_times(name, rows), flush=True)
         return 0
     root = Path(args.benchmarks)
     if not root.is_dir():
@@ -558,7 +578,13 @@ def build_parser() -> argparse.ArgumentParser:
     train_gnn.add_argument("--layers", type=_positive, default=30, metavar="L", help="message-passing layers (default: 30)")
     train_gnn.add_argument("--validate-every", type=_positive, default=1, metavar="E",
                            help="dynamic validation every E epochs (default: 1)")
+    train_gnn.add_argument("--validation-instances", type=_positive, default=10, metavar="M",
+                           help="instances per size in dynamic validation (default: 10)")
+    train_gnn.add_argument("--validation-sizes", type=_positive, default=5, metavar="K",
+                           help="validation goes at most K sizes above the training sizes (default: 5)")
     train_gnn.add_argument("--device", default="auto", help="auto, cpu or cuda (default: auto)")
+    train_gnn.add_argument("--threads", type=_positive, default=1, metavar="T",
+                           help="torch CPU threads; small graphs run fastest on one (default: 1)")
     train_gnn.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default: 0)")
     train_gnn.add_argument("--out", required=True, metavar="DIR", help="checkpoint folder (gnn.json, model.pt)")
     train_gnn.set_defaults(run=_train_gnn)
@@ -589,12 +615,18 @@ def build_parser() -> argparse.ArgumentParser:
     plot.set_defaults(run=_plot)
 
     bench = commands.add_parser("bench", help="measure speeds")
-    bench.add_argument("suite", choices=["planning", "learning"], help="what to measure")
+    bench.add_argument("suite", choices=["planning", "learning", "neural"],
+                       help="planner speeds, learning on the KR 2025 sets, or V against Q time per decision")
     bench.add_argument("--time-limit", type=float, default=60.0, metavar="S",
                        help="per planner run, or per test run of a learned policy (default: 60)")
     bench.add_argument("--benchmarks", default="../shared/benchmarks/gp2024", metavar="DIR",
                        help="learning: folder of <domain>/{domain.pddl,training,testing} (default: ../shared/benchmarks/gp2024)")
-    bench.add_argument("--domains", nargs="*", metavar="NAME", help="learning: which domains (default: all 14)")
+    bench.add_argument("--domains", nargs="*", metavar="NAME",
+                       help="learning: which domains (default: all 14); neural: default blocksworld gripper logistics")
+    bench.add_argument("--max-size", type=_positive, default=50, metavar="N",
+                       help="neural: sizes 10, 20, ... up to N (default: 50)")
+    bench.add_argument("--device", default="auto", help="neural: auto, cpu or cuda (default: auto)")
+    bench.add_argument("--threads", type=_positive, default=1, metavar="T", help="neural: torch CPU threads (default: 1)")
     bench.add_argument("--learn-time-limit", type=float, default=300.0, metavar="S",
                        help="learning: seconds per domain (default: 300)")
     bench.set_defaults(run=_bench)
