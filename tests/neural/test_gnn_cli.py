@@ -9,7 +9,7 @@ import sys
 
 
 def stratpol(*args, cache) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "stratpol.cli", *map(str, args)], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "stratpol.cli", *map(str, args)], capture_output=True, text=True, check=False,
                           timeout=300, env={**os.environ, "STRATPOL_CACHE": str(cache)})
 
 

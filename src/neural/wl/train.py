@@ -59,14 +59,15 @@ def embed_trajectories(features: WLFeatures, trajectories: Sequence[TeacherTraje
 def train_wl(domain: str, model: str = "xgb", mode: str = "delta", out: Path | str = "wl-model", seed: int = 0,
              sizes: Sequence[int] | None = None, per_size: int | None = None,
              validation: Split | None = None, iterations: int = 2, beam_width: int = 3,
-             epochs: int | None = None, collect_goals: bool = False, planner_time_limit: float = 60.0,
-             threads: int = 1,
+             epochs: int | None = None, collect_goals: bool = False, model_seed: int | None = None,
+             planner_time_limit: float = 60.0, threads: int = 1,
              cache_dir: Path | None = None, progress: Callable[[str], None] = lambda line: None) -> WLTrainReport:
     """Train a transition model on optimal plans of small generated instances and write its folder.
 
     Sizes default to the paper's Table 1 training sizes for its four domains; validation instances
     (for early stopping and model selection) to its validation sizes. With `collect_goals` the
     vocabulary also holds the colours of the training goals (the paper collects states only).
+    `seed` draws the instances; `model_seed` (default: `seed`) initialises and orders the training.
     """
     try:
         check_choice(model, mode)
@@ -98,7 +99,8 @@ def train_wl(domain: str, model: str = "xgb", mode: str = "delta", out: Path | s
     train_embedded = embed_trajectories(features, train)
     held_out_embedded = embed_trajectories(features, held_out, colours)
     progress(f"{folder.name}: training {model} ({mode}) on {len(train)} trajectories, D = {features.dimension}")
-    transition = new_model(model, mode, features.dimension, seed=seed, epochs=epochs, threads=threads)
+    model_seed = seed if model_seed is None else model_seed
+    transition = new_model(model, mode, features.dimension, seed=model_seed, epochs=epochs, threads=threads)
     fit = transition.fit(train_embedded, held_out_embedded)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -106,7 +108,7 @@ def train_wl(domain: str, model: str = "xgb", mode: str = "delta", out: Path | s
     transition.save(out)
     config = {
         "format": FORMAT, "domain": folder.name, "model": model, "mode": mode, "iterations": iterations,
-        "beam_width": beam_width, "dimension": features.dimension, "seed": seed, "train_sizes": list(sizes),
+        "beam_width": beam_width, "dimension": features.dimension, "seed": seed, "model_seed": model_seed, "train_sizes": list(sizes),
         "per_size": per_size, "validation_sizes": list(validation.sizes), "epochs": epochs,
         "collect_goals": collect_goals,
         "train_instances": len(train), "train_transitions": sum(len(t.plan) for t in train),
