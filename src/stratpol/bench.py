@@ -105,6 +105,7 @@ class LearningRow:
     rules: int = 0
     test_solved: int = 0
     test_total: int = 0
+    test_failures: dict[str, int] = field(default_factory=dict)  # failure reason -> test runs
 
 
 def learning_benchmark(benchmarks: Path, names: list[str], test_time_limit: float = 60.0,
@@ -131,7 +132,7 @@ def learning_benchmark(benchmarks: Path, names: list[str], test_time_limit: floa
         try:
             instances = [domain.load_instance(p) for p in training]
             result = learn_policy(instances, vocabulary, load_grammar("default"), Teacher("siw"),
-                                  time_limit=learn_time_limit, progress=lambda line: progress(f"{name}: {line}"))
+                                  time_limit=learn_time_limit, progress=lambda line, name=name: progress(f"{name}: {line}"))
         except (LearningFailure, InputError) as failure:
             rows.append(LearningRow(name, f"failed: {failure}", time.perf_counter() - started))
             on_row(rows[-1])
@@ -140,6 +141,7 @@ def learning_benchmark(benchmarks: Path, names: list[str], test_time_limit: floa
         tests = sorted(p for p in (folder / "testing").rglob("*.pddl") if p.name != "domain.pddl")
         policy = RulePolicy(result.policy, vocabulary, seed=0)
         solved = 0
+        failures: dict[str, int] = {}
         for number, path in enumerate(tests, start=1):
             progress(f"{name}: test {number}/{len(tests)}")
             try:
@@ -147,10 +149,13 @@ def learning_benchmark(benchmarks: Path, names: list[str], test_time_limit: floa
             except InputError:
                 continue
             bound = 20 * len(instance.objects) + 100
-            solved += run(policy, instance, bound, time_limit=test_time_limit,
-                          dead_end_time_limit=min(test_time_limit, 1.0)).solved
+            outcome = run(policy, instance, bound, time_limit=test_time_limit,
+                          dead_end_time_limit=min(test_time_limit, 1.0))
+            solved += outcome.solved
+            if outcome.failure is not None:
+                failures[outcome.failure.value] = failures.get(outcome.failure.value, 0) + 1
         rows.append(LearningRow(name, "solved", seconds, result.statistics, len(result.policy.features),
-                                len(result.policy.rules), solved, len(tests)))
+                                len(result.policy.rules), solved, len(tests), failures))
         on_row(rows[-1])
     return rows
 
@@ -161,5 +166,9 @@ def render_learning_benchmark(rows: list[LearningRow]) -> str:
         coverage = f"{r.test_solved}/{r.test_total}" if r.test_total else "-"
         q = r.statistics
         lines.append(f"{r.domain:<24}{q.instances:>5}{q.states:>8}{q.pool:>8}{q.good:>6}{q.bad:>6}{r.features:>3}"
-                     f"{r.rules:>3}{r.seconds:>9.1f}  {coverage:>13}  {r.status}")
+                     f"{r.rules:>3}{r.seconds:>9.1f}  {coverage:>13}  {r.status}{_failures(r.test_failures)}")
     return "\n".join(lines)
+
+
+def _failures(counts: dict[str, int]) -> str:
+    return "" if not counts else " (test failures: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) + ")"
