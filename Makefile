@@ -22,8 +22,8 @@ $(CORE): pyproject.toml requirements/core.txt
 	$(PIP) -e .
 	touch $@
 
-$(TEST): $(CORE) requirements/test.txt requirements/neural.txt
-	$(PIP) -r requirements/test.txt -r requirements/neural.txt
+$(TEST): $(CORE) requirements/test.txt requirements/neural.txt requirements/cluster.txt
+	$(PIP) -r requirements/test.txt -r requirements/neural.txt -r requirements/cluster.txt
 	touch $@
 
 clean:
