@@ -444,6 +444,19 @@ def _plot(args: argparse.Namespace) -> int:
     return 0
 
 
+def _experiment(args: argparse.Namespace) -> int:
+    from stratpol.experiment import load_config, run_experiment
+
+    config = load_config(args.config, out=args.out)
+    progress = lambda line: print(f"  {line}", file=sys.stderr, flush=True)
+    result = run_experiment(config, jobs=args.jobs, cluster=args.cluster, progress=progress)
+    print((config.out / "summary.md").read_text(), end="")
+    grid = result.grid
+    print(f"{len(grid.rows)} cells ({len(grid.computed)} run now, {len(grid.reused)} finished before); "
+          f"tables and plots in {config.out}")
+    return 0
+
+
 def _bench(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -613,6 +626,17 @@ def build_parser() -> argparse.ArgumentParser:
     plot.add_argument("folders", nargs="+", metavar="DIR", help="output folders of stratpol evaluate")
     plot.add_argument("--out", required=True, metavar="PNG", help="the figure")
     plot.set_defaults(run=_plot)
+
+    experiment = commands.add_parser("experiment", help="run a grid of methods x domains x seeds from a config "
+                                                        "(resumable) and write comparison tables and plots")
+    experiment.add_argument("config", help="experiment config (experiments/<name>.toml)")
+    experiment.add_argument("--jobs", type=_positive, metavar="J",
+                            help="cells in parallel on this machine (default: the config's jobs, or 1)")
+    experiment.add_argument("--cluster", metavar="ADDRESS",
+                            help="Dask scheduler (tcp://host:8786) to run the cells on instead (default: the config's)")
+    experiment.add_argument("--out", metavar="DIR", help="results folder (default: the config's out, or "
+                                                         "results/<name> beside the config)")
+    experiment.set_defaults(run=_experiment)
 
     bench = commands.add_parser("bench", help="measure speeds")
     bench.add_argument("suite", choices=["planning", "learning", "neural"],

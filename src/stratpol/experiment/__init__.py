@@ -1,0 +1,27 @@
+"""Head-to-head experiment grids: config -> cells (train or reuse, evaluate) -> tables and plots."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from stratpol.experiment.config import ExperimentConfig, load_config
+from stratpol.experiment.grid import GridResult, run_grid
+from stratpol.experiment.tables import write_tables
+
+
+@dataclass
+class ExperimentResult:
+    grid: GridResult
+    files: list[Path]
+
+
+def run_experiment(config: ExperimentConfig, jobs: int | None = None, cluster=None,
+                   progress: Callable[[str], None] = lambda line: None) -> ExperimentResult:
+    """Run (or resume) every cell of `config`, then write its tables and plots into `config.out`."""
+    grid = run_grid(config, jobs, cluster, progress)
+    return ExperimentResult(grid, write_tables(grid.rows, config.out, config.name))
+
+
+__all__ = ["ExperimentConfig", "ExperimentResult", "GridResult", "load_config", "run_experiment", "run_grid"]

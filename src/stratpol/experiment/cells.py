@@ -1,0 +1,295 @@
+"""One grid cell: train (or reuse) a method's artifact on a domain, then judge it with the scaling protocol.
+
+Artifacts live in `<out>/artifacts/<domain>/<method>-s<seed>-<hash>/` and evaluations in
+`<out>/evaluations/<cell>-<hash>/`, each keyed by a hash of the settings that produced it, so a rerun
+reuses what is finished (the scaling evaluation resumes from its runs.jsonl, the IPC runs from
+ipc.jsonl) and a changed setting never reads stale work. `neural` is imported inside the neural
+methods only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from stratpol.atomic import write_text_atomically
+from stratpol.evaluation.policies import GeneralPolicy
+from stratpol.experiment.config import ExperimentConfig, fingerprint, method_kind, size_range
+from stratpol.generation import domain_folder
+
+LEARNED = "learned.json"  # written into an artifact folder once training is complete
+
+
+@dataclass(frozen=True)
+class Cell:
+    domain: str
+    method: str
+    seed: int
+
+    @property
+    def id(self) -> str:
+        return f"{self.domain}.{self.method}.s{self.seed}"
+
+
+@dataclass
+class CellRow:
+    """What one cell measured: the scaling protocol's summary, IPC test coverage and timings."""
+
+    domain: str
+    method: str
+    seed: int
+    fingerprint: str
+    status: str  # "ok", or "failed: reason" when training gave no policy
+    scale: int = 0
+    sum_coverage: float = 0.0
+    largest_size: int = 0  # largest size evaluated
+    mean_plan_length: float | None = None  # over solved scaling runs
+    learn_seconds: float | None = None  # teacher plans + training; None for planners
+    decision_ms: float | None = None  # run seconds per step over solved scaling runs
+    ipc_solved: int | None = None
+    ipc_total: int | None = None
+    ipc_mean_plan_length: float | None = None
+    ipc_decision_ms: float | None = None
+    artifact: str | None = None
+    evaluation: str | None = None
+    seconds: float = 0.0  # wall time of this cell (this run; a resumed cell counts only its resumed part)
+
+
+def cache_root() -> Path:
+    """Where plans, pools and teacher data are cached: $STRATPOL_CACHE or ~/.cache/stratpol."""
+    return Path(os.environ.get("STRATPOL_CACHE", Path.home() / ".cache" / "stratpol"))
+
+
+def training_settings(config: ExperimentConfig, cell: Cell) -> dict:
+    """Everything that determines the trained artifact of `cell`."""
+    kind = method_kind(cell.method)
+    if kind == "rules":
+        return {"method": cell.method, "domain": cell.domain, "seed": cell.seed, **asdict(config.rules)}
+    if kind == "gnn":
+        gnn = asdict(config.gnn)
+        gnn["sizes"], gnn["per_size"] = gnn["sizes"].get(cell.domain), gnn["per_size"].get(cell.domain)
+        return {"method": cell.method, "domain": cell.domain, "seed": cell.seed, **gnn}
+    if kind == "wl":
+        wl = asdict(config.wl)
+        wl["sizes"], wl["per_size"] = wl["sizes"].get(cell.domain), wl["per_size"].get(cell.domain)
+        return {"method": cell.method, "domain": cell.domain, "seed": cell.seed, **wl}
+    return {"method": cell.method, "domain": cell.domain, **asdict(config.planner)}
+
+
+def cell_fingerprint(config: ExperimentConfig, cell: Cell) -> str:
+    return fingerprint(training_settings(config, cell), config.evaluation)
+
+
+def artifact_folder(config: ExperimentConfig, cell: Cell) -> Path:
+    key = fingerprint(training_settings(config, cell))
+    return config.out / "artifacts" / cell.domain / f"{cell.method}-s{cell.seed}-{key}"
+
+
+def evaluation_folder(config: ExperimentConfig, cell: Cell) -> Path:
+    return config.out / "evaluations" / f"{cell.id}-{cell_fingerprint(config, cell)}"
+
+
+class TrainingFailed(Exception):
+    """A method produced no policy (learning failed, no teacher plan): the cell is recorded as failed."""
+
+
+def run_cell(config: ExperimentConfig, cell: Cell, progress: Callable[[str], None] | None = None) -> CellRow:
+    """Train or reuse the artifact of `cell`, evaluate it, and return its row (the caller saves it)."""
+    started = time.perf_counter()
+    report = progress or (lambda line: print(f"  [{cell.id}] {line}", file=sys.stderr, flush=True))
+    row = CellRow(cell.domain, cell.method, cell.seed, cell_fingerprint(config, cell), "ok")
+    try:
+        policy, row.learn_seconds, artifact = _policy(config, cell, report)
+    except TrainingFailed as failure:
+        row.status = f"failed: {failure}"
+        row.seconds = time.perf_counter() - started
+        return row
+    row.artifact = None if artifact is None else str(artifact.relative_to(config.out))
+    _scaling(config, cell, policy, row, report)
+    _ipc(config, cell, policy, row, report)
+    row.seconds = time.perf_counter() - started
+    return row
+
+
+def _policy(config: ExperimentConfig, cell: Cell, report) -> tuple[GeneralPolicy, float | None, Path | None]:
+    kind = method_kind(cell.method)
+    if kind == "planner":
+        from stratpol.evaluation import PlannerPolicy
+
+        return PlannerPolicy(cell.method, config.planner.time_limit), None, None
+    folder = artifact_folder(config, cell)
+    learned = folder / LEARNED
+    if learned.is_file():
+        report(f"reusing {folder}")
+    else:
+        trained = {"rules": _train_rules, "gnn": _train_gnn, "wl": _train_wl}[kind]
+        started = time.perf_counter()
+        trained(config, cell, folder, report)
+        write_text_atomically(learned, json.dumps({"seconds": time.perf_counter() - started,
+                                                   "settings": training_settings(config, cell)}, indent=1) + "\n")
+    seconds = json.loads(learned.read_text())["seconds"]
+    loader = {"rules": _load_rules, "gnn": _load_gnn, "wl": _load_wl}[kind]
+    return loader(cell, folder), seconds, folder
+
+
+def _train_rules(config: ExperimentConfig, cell: Cell, folder: Path, report) -> None:
+    from stratpol.features import Vocabulary, load_grammar
+    from stratpol.learning.teacher import Teacher
+    from stratpol.learning.training import default_training_texts
+    from stratpol.learning.wrapper import LearningFailure, learn_policy
+    from stratpol.policy.text import write_policy
+
+    domain = domain_folder(cell.domain)
+    instances = [domain.domain.instance_from_text(t) for t in default_training_texts(domain, cell.seed)]
+    cache = cache_root()
+    try:
+        result = learn_policy(instances, Vocabulary(domain.domain), load_grammar(config.rules.grammar),
+                              Teacher(config.rules.teacher, cache_dir=cache / "plans"), seed=cell.seed,
+                              cache_dir=cache / "pools", time_limit=config.rules.time_limit, progress=report)
+    except LearningFailure as failure:
+        raise TrainingFailed(str(failure).splitlines()[0]) from None
+    write_policy(folder / "policy.txt", result.policy)
+
+
+def _load_rules(cell: Cell, folder: Path) -> GeneralPolicy:
+    from stratpol.evaluation import RulePolicy
+    from stratpol.features import Vocabulary
+    from stratpol.policy.text import read_policy
+
+    vocabulary = Vocabulary(domain_folder(cell.domain).domain)
+    return RulePolicy(read_policy(folder / "policy.txt"), vocabulary, seed=cell.seed, name=cell.method)
+
+
+def _torch_threads() -> None:
+    """One torch thread per worker: per-decision graphs are small, and workers already fill the cores."""
+    import torch
+
+    torch.set_num_threads(1)
+
+
+def _train_gnn(config: ExperimentConfig, cell: Cell, folder: Path, report) -> None:
+    from neural.data import teacher_data
+    from neural.train import TrainingConfig, train_gnn
+    from stratpol.generation.size_csp import smallest_size
+
+    _torch_threads()
+    gnn = config.gnn
+    domain = domain_folder(cell.domain)
+    smallest = smallest_size(domain.size_model) or 1
+    sizes = size_range(gnn.sizes[cell.domain]) if cell.domain in gnn.sizes else range(smallest, smallest + 12)
+    value = cell.method.removeprefix("gnn-")
+    trajectories = teacher_data(domain.name, sizes, gnn.per_size.get(cell.domain, 10), cell.seed, gnn.planner,
+                                gnn.time_limit, heuristics=value == "q-heu", cache_dir=cache_root() / "teacher",
+                                progress=report)
+    if not trajectories:
+        raise TrainingFailed(f"{gnn.planner} solved no training instance within {gnn.time_limit} s")
+    training = TrainingConfig(value=value, hidden=gnn.hidden, layers=gnn.layers, epochs=gnn.epochs,
+                              batch_size=gnn.batch_size, seed=cell.seed, device="cpu",
+                              validate_every=gnn.validate_every, validation_instances=gnn.validation_instances,
+                              validation_sizes=gnn.validation_sizes)
+    train_gnn(domain.name, trajectories, training, folder, report)
+
+
+def _load_gnn(cell: Cell, folder: Path) -> GeneralPolicy:
+    from neural.policies import load_gnn_policy
+
+    _torch_threads()
+    policy = load_gnn_policy(folder, device="cpu")
+    policy.name = cell.method
+    return policy
+
+
+def _train_wl(config: ExperimentConfig, cell: Cell, folder: Path, report) -> None:
+    from neural.wl import train_wl
+
+    _torch_threads()
+    wl = config.wl
+    _, model, mode = cell.method.split("-")
+    sizes = list(size_range(wl.sizes[cell.domain])) if cell.domain in wl.sizes else None
+    train_wl(cell.domain, model, mode, folder, seed=cell.seed, sizes=sizes, per_size=wl.per_size.get(cell.domain),
+             iterations=wl.iterations, beam_width=wl.beam_width, epochs=wl.epochs, planner_time_limit=wl.time_limit,
+             threads=1, cache_dir=cache_root() / "teacher", progress=report)
+
+
+def _load_wl(cell: Cell, folder: Path) -> GeneralPolicy:
+    from neural.wl import load_wl_policy
+
+    _torch_threads()
+    policy = load_wl_policy(folder)
+    policy.name = cell.method
+    return policy
+
+
+def _scaling(config: ExperimentConfig, cell: Cell, policy: GeneralPolicy, row: CellRow, report) -> None:
+    from stratpol.evaluation.plots import plot_scaling
+    from stratpol.evaluation.scaling import ScalingSettings, scaling_evaluation
+
+    e = config.evaluation
+    settings = ScalingSettings(epsilon=e.epsilon, kappa=e.kappa, tau=e.tau, zeta=e.zeta,
+                               plan_length_bound=e.plan_length_bound, max_size=e.max_size,
+                               seconds_per_size=e.seconds_per_size, seed=cell.seed, jobs=1)
+    out = evaluation_folder(config, cell)
+    result = scaling_evaluation(policy, domain_folder(cell.domain), settings, out, progress=report)
+    plot_scaling([result], out / "scaling.png", tau=e.tau)
+    row.evaluation = str(out.relative_to(config.out))  # rows stay valid when the results folder moves
+    row.scale, row.sum_coverage = result.scale, result.sum_coverage
+    row.largest_size = result.sizes[-1].size if result.sizes else 0
+    solved = [json.loads(line) for line in (out / "runs.jsonl").read_text().splitlines() if line.strip()]
+    solved = [r for r in solved if r["solved"] and r["size"] <= row.largest_size]
+    steps = sum(r["plan_length"] for r in solved)
+    row.mean_plan_length = steps / len(solved) if solved else None
+    row.decision_ms = 1000 * sum(r["seconds"] for r in solved) / steps if steps else None
+
+
+def ipc_instances(config: ExperimentConfig, domain: str) -> list[Path]:
+    """The first `ipc_instances` problem files of each configured level of the domain's IPC test set."""
+    folder = config.ipc_folder(domain)
+    if folder is None:
+        return []
+    files: list[Path] = []
+    for level in config.evaluation.ipc_levels:
+        files += sorted((folder / "testing" / level).glob("*.pddl"))[:config.evaluation.ipc_instances]
+    return files
+
+
+def _ipc(config: ExperimentConfig, cell: Cell, policy: GeneralPolicy, row: CellRow, report) -> None:
+    """One run per IPC test instance (resumable through ipc.jsonl), step bound 10 * objects + L."""
+    from stratpol.evaluation import run
+
+    files = ipc_instances(config, cell.domain)
+    if not files:
+        return
+    log = evaluation_folder(config, cell) / "ipc.jsonl"
+    done = {}
+    if log.is_file():
+        for line in log.read_text().splitlines():
+            if line.strip():
+                record = json.loads(line)
+                done[record["file"]] = record
+    domain = domain_folder(cell.domain).domain
+    root = config.ipc_folder(cell.domain)
+    for path in files:
+        key = str(path.relative_to(root))
+        if key in done:
+            continue
+        instance = domain.load_instance(path)
+        bound = 10 * len(instance.objects) + config.evaluation.plan_length_bound
+        outcome = run(policy, instance, bound, time_limit=config.evaluation.ipc_time_limit)
+        record = {"file": key, "objects": len(instance.objects), "solved": outcome.solved, "steps": outcome.steps,
+                  "seconds": outcome.seconds, "failure": None if outcome.failure is None else outcome.failure.value}
+        done[key] = record
+        with log.open("a") as file:
+            file.write(json.dumps(record) + "\n")
+        report(f"IPC {key}: {'solved in ' + str(outcome.steps) + ' steps' if outcome.solved else record['failure']}"
+               f" ({outcome.seconds:.1f} s)")
+    records = [done[str(p.relative_to(root))] for p in files]
+    solved = [r for r in records if r["solved"]]
+    steps = sum(r["steps"] for r in records)
+    row.ipc_solved, row.ipc_total = len(solved), len(records)
+    row.ipc_mean_plan_length = sum(r["steps"] for r in solved) / len(solved) if solved else None
+    row.ipc_decision_ms = 1000 * sum(r["seconds"] for r in records) / steps if steps else None

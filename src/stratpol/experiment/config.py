@@ -1,0 +1,327 @@
+"""Experiment configs: `experiments/<name>.toml` read into dataclasses, every mistake one line naming file and key."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from stratpol.errors import InputError
+
+GNN_VALUES = ("v", "q", "q-exp", "q-heu")
+WL_MODELS = ("xgb", "lstm")
+WL_MODES = ("state", "delta")
+PLANNER_METHODS = ("lama-first",)
+
+
+def method_kind(name: str) -> str | None:
+    """"rules", "gnn", "wl" or "planner" for a method name such as gnn-q-exp or wl-xgb-delta; None if unknown."""
+    if name == "rules":
+        return "rules"
+    if name in PLANNER_METHODS:
+        return "planner"
+    if name.startswith("gnn-") and name[4:] in GNN_VALUES:
+        return "gnn"
+    parts = name.split("-")
+    if len(parts) == 3 and parts[0] == "wl" and parts[1] in WL_MODELS and parts[2] in WL_MODES:
+        return "wl"
+    return None
+
+
+KNOWN_METHODS = ["rules", *(f"gnn-{v}" for v in GNN_VALUES),
+                 *(f"wl-{m}-{d}" for m in WL_MODELS for d in WL_MODES), *PLANNER_METHODS]
+
+
+@dataclass(frozen=True)
+class EvaluationConfig:
+    """The scaling protocol's parameters, and how the IPC 2023 test sets are run."""
+
+    max_size: int = 50
+    seconds_per_size: float | None = 30.0
+    epsilon: float = 0.1
+    kappa: float = 0.1
+    tau: float = 0.3
+    zeta: int = 2
+    plan_length_bound: int = 100
+    ipc_benchmarks: str | None = None  # folder of <domain>/{domain.pddl,testing/<level>/*.pddl}
+    ipc_levels: tuple[str, ...] = ("easy",)
+    ipc_instances: int = 10  # the first K files of each level
+    ipc_time_limit: float = 60.0  # seconds per IPC test run
+
+
+@dataclass(frozen=True)
+class RulesConfig:
+    """GENEX + WRAPPER on the generator's default training set."""
+
+    teacher: str = "siw"
+    grammar: str = "default"
+    time_limit: float | None = 900.0  # seconds of learning before the cell is recorded as failed
+
+
+@dataclass(frozen=True)
+class GNNConfig:
+    """R-GNN training budget (see `stratpol train-gnn`); sizes and per_size may differ per domain."""
+
+    epochs: int = 30
+    layers: int = 16
+    hidden: int = 32
+    batch_size: int = 64
+    planner: str = "astar-lmcut"
+    time_limit: float = 30.0
+    validate_every: int = 10
+    validation_instances: int = 5
+    validation_sizes: int = 3
+    sizes: dict[str, str] = field(default_factory=dict)  # domain -> "A:B"; default: the 12 smallest
+    per_size: dict[str, int] = field(default_factory=dict)  # domain -> K; default 10
+
+
+@dataclass(frozen=True)
+class WLConfig:
+    """WL transition model training (see `stratpol train-wl`); sizes default to the WL setting's."""
+
+    iterations: int = 2
+    beam_width: int = 3
+    epochs: int | None = None
+    time_limit: float = 60.0
+    sizes: dict[str, str] = field(default_factory=dict)
+    per_size: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class PlannerConfig:
+    time_limit: float = 300.0  # per (re)plan
+
+
+@dataclass(frozen=True)
+class ExperimentConfig:
+    """A grid: every domain x method x seed is one cell."""
+
+    name: str
+    path: Path
+    out: Path
+    domains: tuple[str, ...]
+    methods: tuple[str, ...]
+    seeds: tuple[int, ...] = (0,)
+    jobs: int = 1
+    cluster: str | None = None
+    evaluation: EvaluationConfig = EvaluationConfig()
+    rules: RulesConfig = RulesConfig()
+    gnn: GNNConfig = GNNConfig()
+    wl: WLConfig = WLConfig()
+    planner: PlannerConfig = PlannerConfig()
+
+    def ipc_folder(self, domain: str) -> Path | None:
+        """The IPC 2023 folder of `domain`, when the config names one and it has test instances."""
+        if self.evaluation.ipc_benchmarks is None:
+            return None
+        folder = Path(self.evaluation.ipc_benchmarks) / domain
+        return folder if (folder / "testing").is_dir() else None
+
+
+def fingerprint(*parts: Any) -> str:
+    """A short content hash of settings: artifacts and evaluations are keyed by what produced them."""
+    text = json.dumps([asdict(p) if hasattr(p, "__dataclass_fields__") else p for p in parts], sort_keys=True,
+                      default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:10]
+
+
+class _Reader:
+    """Typed access to one TOML table; errors name the file and the dotted key."""
+
+    def __init__(self, path: Path, data: dict, prefix: str = "") -> None:
+        self.path, self.data, self.prefix = path, data, prefix
+        self.used: set[str] = set()
+
+    def fail(self, key: str, message: str) -> None:
+        raise InputError(f"{self.prefix}{key}: {message}", self.path)
+
+    def get(self, key: str, kind: type | tuple[type, ...], default: Any = None) -> Any:
+        self.used.add(key)
+        if key not in self.data:
+            return default
+        value = self.data[key]
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        if float in kinds and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
+            names = " or ".join(k.__name__ for k in kinds)
+            self.fail(key, f"expected {names}, got {type(value).__name__} {value!r}")
+        return value
+
+    def positive(self, key: str, kind: type, default: Any) -> Any:
+        value = self.get(key, kind, default)
+        if value is not None and value <= 0:
+            self.fail(key, f"must be positive, not {value}")
+        return value
+
+    def strings(self, key: str, default: tuple[str, ...] | None = None) -> tuple[str, ...]:
+        value = self.get(key, list, None)
+        if value is None:
+            if default is None:
+                self.fail(key, "missing (a list of names)")
+            return default
+        if not value or not all(isinstance(v, str) for v in value):
+            self.fail(key, f"expected a non-empty list of strings, got {value!r}")
+        return tuple(value)
+
+    def table(self, key: str) -> _Reader:
+        value = self.get(key, dict, {})
+        return _Reader(self.path, value, f"{self.prefix}{key}.")
+
+    def per_domain(self, key: str, kind: type) -> dict:
+        value = self.get(key, dict, {})
+        for domain, item in value.items():
+            if not isinstance(item, kind) or isinstance(item, bool):
+                self.fail(f"{key}.{domain}", f"expected {kind.__name__}, got {item!r}")
+        return dict(value)
+
+    def finish(self) -> None:
+        unknown = sorted(set(self.data) - self.used)
+        if unknown:
+            self.fail(unknown[0], "unknown key")
+
+
+def load_config(path: Path | str, out: Path | str | None = None) -> ExperimentConfig:
+    """Parse and check `path`; relative paths in it are relative to the config file's folder."""
+    path = Path(path)
+    if not path.is_file():
+        raise InputError("experiment config not found", path)
+    try:
+        data = tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as error:
+        raise InputError(f"not valid TOML: {error}", path) from None
+    base = path.resolve().parent
+    top = _Reader(path, data)
+    name = top.get("name", str, path.stem)
+    domains = top.strings("domains")
+    methods = top.strings("methods")
+    _check_domains(top, domains)
+    for method in methods:
+        if method_kind(method) is None:
+            top.fail("methods", f"unknown method {method!r} (known: {', '.join(KNOWN_METHODS)})")
+    seeds = top.get("seeds", list, [0])
+    if not seeds or not all(isinstance(s, int) and not isinstance(s, bool) for s in seeds):
+        top.fail("seeds", f"expected a non-empty list of integers, got {seeds!r}")
+    jobs = top.positive("jobs", int, 1)
+    cluster = top.get("cluster", str, None) or None
+    configured_out = base / top.get("out", str, f"results/{name}")
+    out_path = Path(out) if out is not None else configured_out
+    evaluation = _evaluation(top.table("evaluation"), base)
+    rules = _rules(top.table("rules"))
+    gnn = _gnn(top.table("gnn"))
+    wl = _wl(top.table("wl"))
+    planner = _planner(top.table("planner"))
+    top.finish()
+    return ExperimentConfig(name, path, out_path, domains, methods, tuple(seeds), jobs, cluster, evaluation, rules,
+                            gnn, wl, planner)
+
+
+def _check_domains(top: _Reader, domains: tuple[str, ...]) -> None:
+    from stratpol.generation import domain_names
+
+    known = domain_names()
+    for domain in domains:
+        if domain not in known:
+            top.fail("domains", f"unknown domain {domain!r} (see `stratpol domains`)")
+
+
+def _evaluation(table: _Reader, base: Path) -> EvaluationConfig:
+    default = EvaluationConfig()
+    ipc = table.get("ipc_benchmarks", str, None)
+    if ipc is not None:
+        ipc = str((base / ipc).resolve())
+        if not Path(ipc).is_dir():
+            table.fail("ipc_benchmarks", f"folder not found: {ipc}")
+    seconds = table.get("seconds_per_size", (int, float), default.seconds_per_size)
+    if seconds is not None and seconds <= 0:
+        table.fail("seconds_per_size", f"must be positive, not {seconds}")
+    config = EvaluationConfig(
+        max_size=table.positive("max_size", int, default.max_size),
+        seconds_per_size=seconds,
+        epsilon=table.positive("epsilon", float, default.epsilon),
+        kappa=table.positive("kappa", float, default.kappa),
+        tau=table.get("tau", float, default.tau),
+        zeta=table.positive("zeta", int, default.zeta),
+        plan_length_bound=table.positive("plan_length_bound", int, default.plan_length_bound),
+        ipc_benchmarks=ipc,
+        ipc_levels=table.strings("ipc_levels", default.ipc_levels),
+        ipc_instances=table.positive("ipc_instances", int, default.ipc_instances),
+        ipc_time_limit=table.positive("ipc_time_limit", float, default.ipc_time_limit),
+    )
+    if not 0 < config.epsilon < 1 or not 0 < config.kappa < 1:
+        table.fail("epsilon" if not 0 < config.epsilon < 1 else "kappa", "must lie strictly between 0 and 1")
+    table.finish()
+    return config
+
+
+def _rules(table: _Reader) -> RulesConfig:
+    from stratpol.planning.planners import PLANNERS
+
+    default = RulesConfig()
+    teacher = table.get("teacher", str, default.teacher)
+    if teacher not in PLANNERS:
+        table.fail("teacher", f"unknown planner {teacher!r} (known: {', '.join(PLANNERS)})")
+    config = RulesConfig(teacher, table.get("grammar", str, default.grammar),
+                         table.positive("time_limit", float, default.time_limit))
+    table.finish()
+    return config
+
+
+def _sizes(table: _Reader) -> dict[str, str]:
+    sizes = table.per_domain("sizes", str)
+    for domain, text in sizes.items():
+        low, _, high = text.partition(":")
+        if not (low.isdigit() and (high or low).isdigit() and int(low) <= int(high or low)):
+            table.fail(f"sizes.{domain}", f"expected a size range \"A:B\", got {text!r}")
+    return sizes
+
+
+def _gnn(table: _Reader) -> GNNConfig:
+    default = GNNConfig()
+    planner = table.get("planner", str, default.planner)
+    if planner not in ("fd-opt", "astar-lmcut"):
+        table.fail("planner", f"expected fd-opt or astar-lmcut, got {planner!r}")
+    config = GNNConfig(
+        epochs=table.positive("epochs", int, default.epochs),
+        layers=table.positive("layers", int, default.layers),
+        hidden=table.positive("hidden", int, default.hidden),
+        batch_size=table.positive("batch_size", int, default.batch_size),
+        planner=planner,
+        time_limit=table.positive("time_limit", float, default.time_limit),
+        validate_every=table.positive("validate_every", int, default.validate_every),
+        validation_instances=table.positive("validation_instances", int, default.validation_instances),
+        validation_sizes=table.positive("validation_sizes", int, default.validation_sizes),
+        sizes=_sizes(table),
+        per_size=table.per_domain("per_size", int),
+    )
+    table.finish()
+    return config
+
+
+def _wl(table: _Reader) -> WLConfig:
+    default = WLConfig()
+    config = WLConfig(
+        iterations=table.positive("iterations", int, default.iterations),
+        beam_width=table.positive("beam_width", int, default.beam_width),
+        epochs=table.positive("epochs", int, default.epochs),
+        time_limit=table.positive("time_limit", float, default.time_limit),
+        sizes=_sizes(table),
+        per_size=table.per_domain("per_size", int),
+    )
+    table.finish()
+    return config
+
+
+def _planner(table: _Reader) -> PlannerConfig:
+    config = PlannerConfig(table.positive("time_limit", float, PlannerConfig().time_limit))
+    table.finish()
+    return config
+
+
+def size_range(text: str) -> range:
+    """"A:B" (checked by the config reader) as a range."""
+    low, _, high = text.partition(":")
+    return range(int(low), int(high or low) + 1)

@@ -1,0 +1,116 @@
+"""Running a grid: the cells not yet finished, with joblib on this machine or on a Dask cluster.
+
+Each finished cell's row is written atomically to `<out>/cells/<cell>.json` as soon as it arrives,
+so an interrupted experiment resumes with the cells still missing (and those resume their own work).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from stratpol.atomic import write_text_atomically
+from stratpol.errors import InputError
+from stratpol.experiment.cells import Cell, CellRow, cell_fingerprint, run_cell
+from stratpol.experiment.config import ExperimentConfig
+
+
+@dataclass
+class GridResult:
+    """The rows of every cell of the grid, and which of them this run computed."""
+
+    rows: list[CellRow] = field(default_factory=list)
+    computed: list[str] = field(default_factory=list)
+    reused: list[str] = field(default_factory=list)
+
+
+def cells(config: ExperimentConfig) -> list[Cell]:
+    """The grid in a fixed order: domain, then method, then seed (planners have one seed: they are not learned)."""
+    from stratpol.experiment.config import method_kind
+
+    grid = []
+    for domain in config.domains:
+        for method in config.methods:
+            seeds = config.seeds[:1] if method_kind(method) == "planner" else config.seeds
+            grid += [Cell(domain, method, seed) for seed in seeds]
+    return grid
+
+
+def row_path(config: ExperimentConfig, cell: Cell) -> Path:
+    return config.out / "cells" / f"{cell.id}.json"
+
+
+def finished_row(config: ExperimentConfig, cell: Cell) -> CellRow | None:
+    """The saved row of `cell` when it was computed with the current settings."""
+    path = row_path(config, cell)
+    if not path.is_file():
+        return None
+    row = CellRow(**json.loads(path.read_text()))
+    return row if row.fingerprint == cell_fingerprint(config, cell) else None
+
+
+def save_row(config: ExperimentConfig, cell: Cell, row: CellRow) -> None:
+    write_text_atomically(row_path(config, cell), json.dumps(asdict(row), indent=1) + "\n")
+
+
+def run_grid(config: ExperimentConfig, jobs: int | None = None, cluster: str | None = None,
+             progress: Callable[[str], None] = lambda line: None) -> GridResult:
+    """Every cell of `config`: finished ones read back, the others run (locally, or on the Dask
+    scheduler at `cluster`, which may also be a `distributed.Client`) and saved as they finish."""
+    grid = cells(config)
+    result = GridResult()
+    rows: dict[Cell, CellRow] = {}
+    todo = []
+    for cell in grid:
+        row = finished_row(config, cell)
+        if row is None:
+            todo.append(cell)
+        else:
+            rows[cell] = row
+            result.reused.append(cell.id)
+    progress(f"{len(grid)} cells: {len(rows)} finished before, {len(todo)} to run")
+    cluster = cluster if cluster is not None else config.cluster
+    finished = _on_cluster(config, todo, cluster) if cluster else _locally(config, todo, jobs or config.jobs)
+    for cell, row in finished:
+        save_row(config, cell, row)
+        rows[cell] = row
+        result.computed.append(cell.id)
+        progress(f"{cell.id}: {row.status}, Scale {row.scale}, SumCov {row.sum_coverage:.2f} ({row.seconds:.0f} s)")
+    result.rows = [rows[cell] for cell in grid]
+    return result
+
+
+def _locally(config: ExperimentConfig, todo: list[Cell], jobs: int) -> Iterator[tuple[Cell, CellRow]]:
+    if jobs == 1:  # in this process: simplest to debug, and no worker start-up
+        for cell in todo:
+            yield cell, run_cell(config, cell)
+        return
+    from joblib import Parallel, delayed
+
+    parallel = Parallel(n_jobs=jobs, return_as="generator_unordered")
+    for row in parallel(delayed(run_cell)(config, cell) for cell in todo):
+        yield Cell(row.domain, row.method, row.seed), row
+
+
+def _on_cluster(config: ExperimentConfig, todo: list[Cell], cluster) -> Iterator[tuple[Cell, CellRow]]:
+    """Submit every cell to a Dask scheduler; rows come back as they finish. Workers need the same
+    stratpol installation and a shared file system holding `config.out` (artifacts, runs)."""
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        raise InputError("--cluster needs dask.distributed (pip install -r requirements/cluster.txt)") from None
+    owned = not isinstance(cluster, Client)
+    try:
+        client = Client(cluster, timeout="30s") if owned else cluster
+    except OSError as error:
+        raise InputError(f"cannot reach the Dask scheduler at {cluster}: {error}") from None
+    try:
+        futures = {client.submit(run_cell, config, cell, pure=False, key=f"stratpol-{cell.id}-{id(todo)}"): cell
+                   for cell in todo}
+        for future in as_completed(futures):
+            yield futures[future], future.result()
+    finally:
+        if owned:
+            client.close()

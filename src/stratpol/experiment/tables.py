@@ -1,0 +1,158 @@
+"""The comparison tables (CSV, JSON, markdown) and plots of a finished grid."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from statistics import mean
+
+from stratpol.atomic import write_text_atomically
+from stratpol.experiment.cells import CellRow
+
+
+@dataclass
+class Summary:
+    """One domain x method: the cell rows averaged over seeds (failed seeds count as Scale 0)."""
+
+    domain: str
+    method: str
+    seeds: int
+    failed: int
+    scale: float
+    sum_coverage: float
+    mean_plan_length: float | None
+    learn_seconds: float | None
+    decision_ms: float | None
+    ipc_solved: float | None
+    ipc_total: int | None
+    ipc_mean_plan_length: float | None
+
+
+def _mean(values: Sequence[float | None]) -> float | None:
+    present = [v for v in values if v is not None]
+    return mean(present) if present else None
+
+
+def summarise(rows: Sequence[CellRow]) -> list[Summary]:
+    """Rows grouped by (domain, method) in their first-seen order, averaged over seeds."""
+    groups: dict[tuple[str, str], list[CellRow]] = {}
+    for row in rows:
+        groups.setdefault((row.domain, row.method), []).append(row)
+    summaries = []
+    for (domain, method), group in groups.items():
+        ok = [r for r in group if r.status == "ok"]
+        summaries.append(Summary(
+            domain, method, len(group), len(group) - len(ok),
+            mean(r.scale for r in group), mean(r.sum_coverage for r in group),
+            _mean([r.mean_plan_length for r in ok]), _mean([r.learn_seconds for r in ok]),
+            _mean([r.decision_ms for r in ok]), _mean([r.ipc_solved for r in ok]),
+            next((r.ipc_total for r in ok if r.ipc_total is not None), None),
+            _mean([r.ipc_mean_plan_length for r in ok]),
+        ))
+    return summaries
+
+
+def _cell(value, digits: int = 1) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def markdown_table(summaries: Sequence[Summary]) -> str:
+    """The headline table: one line per domain and method."""
+    lines = ["| domain | method | Scale | SumCov | plan length | IPC solved | IPC plan length | learn s | ms/decision |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for s in summaries:
+        scale = _cell(s.scale, 1) if s.seeds > 1 else str(int(s.scale))
+        if s.failed == s.seeds:
+            scale = f"{scale} (failed)"
+        elif s.failed:
+            scale = f"{scale} ({s.failed}/{s.seeds} failed)"
+        ipc = "-" if s.ipc_total is None else f"{_cell(s.ipc_solved, 1 if s.seeds > 1 else 0)}/{s.ipc_total}"
+        lines.append(f"| {s.domain} | {s.method} | {scale} | {s.sum_coverage:.2f} | {_cell(s.mean_plan_length)} | "
+                     f"{ipc} | {_cell(s.ipc_mean_plan_length)} | {_cell(s.learn_seconds, 0)} | "
+                     f"{_cell(s.decision_ms, 2)} |")
+    return "\n".join(lines) + "\n"
+
+
+def _csv(rows: Sequence, kind: type) -> str:
+    names = [f.name for f in fields(kind)]
+    lines = [",".join(names)]
+    for row in rows:
+        values = []
+        for name in names:
+            value = getattr(row, name)
+            text = "" if value is None else f"{value:.4g}" if isinstance(value, float) else str(value)
+            values.append(f'"{text}"' if "," in text else text)
+        lines.append(",".join(values))
+    return "\n".join(lines) + "\n"
+
+
+def write_tables(rows: Sequence[CellRow], out: Path, title: str = "") -> list[Path]:
+    """cells.csv (every cell), summary.csv / summary.json / summary.md (per domain and method), and plots."""
+    summaries = summarise(rows)
+    written = {
+        out / "cells.csv": _csv(rows, CellRow),
+        out / "summary.csv": _csv(summaries, Summary),
+        out / "summary.json": json.dumps([asdict(s) for s in summaries], indent=1) + "\n",
+        out / "summary.md": (f"# {title}\n\n" if title else "") + markdown_table(summaries),
+    }
+    for path, text in written.items():
+        write_text_atomically(path, text)
+    return [*written, *write_plots(rows, summaries, out)]
+
+
+def write_plots(rows: Sequence[CellRow], summaries: Sequence[Summary], out: Path) -> list[Path]:
+    """scaling-<domain>.png (coverage and plan length over size, every method, first seed) and sumcov.png."""
+    from stratpol.evaluation.plots import plot_scaling
+    from stratpol.evaluation.scaling import read_result
+
+    paths = []
+    for domain in dict.fromkeys(r.domain for r in rows):
+        results, seen = [], set()
+        for row in rows:
+            if row.domain != domain or row.method in seen or row.evaluation is None:
+                continue
+            folder = out / row.evaluation
+            if (folder / "scaling.json").is_file():
+                results.append(read_result(folder))
+                seen.add(row.method)
+        if results:
+            path = out / f"scaling-{domain}.png"
+            plot_scaling(results, path)
+            paths.append(path)
+    if summaries:
+        path = out / "sumcov.png"
+        _bar_chart(summaries, path)
+        paths.append(path)
+    return paths
+
+
+def _bar_chart(summaries: Sequence[Summary], path: Path) -> None:
+    """SumCov per domain, one bar per method."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    domains = list(dict.fromkeys(s.domain for s in summaries))
+    methods = list(dict.fromkeys(s.method for s in summaries))
+    value = {(s.domain, s.method): s.sum_coverage for s in summaries}
+    width = 0.8 / len(methods)
+    figure, axes = plt.subplots(figsize=(max(6.0, 1.6 * len(domains) * max(1, len(methods)) / 3), 4))
+    for i, method in enumerate(methods):
+        xs = [d + (i - (len(methods) - 1) / 2) * width for d in range(len(domains))]
+        axes.bar(xs, [value.get((domain, method), 0.0) for domain in domains], width, label=method)
+    axes.set_xticks(range(len(domains)), domains)
+    axes.set(ylabel="SumCov (statistical coverage summed over sizes)", title="Scaling evaluation")
+    axes.legend(fontsize=7)
+    figure.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.tmp.png")
+    figure.savefig(temporary, dpi=120)
+    plt.close(figure)
+    temporary.replace(path)
