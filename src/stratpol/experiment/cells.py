@@ -14,12 +14,12 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
 from stratpol.atomic import write_text_atomically
 from stratpol.evaluation.policies import GeneralPolicy
-from stratpol.experiment.config import ExperimentConfig, fingerprint, method_kind, size_range
+from stratpol.experiment.config import ExperimentConfig, changed_settings, fingerprint, method_kind, size_range
 from stratpol.generation import domain_folder
 
 LEARNED = "learned.json"  # written into an artifact folder once training is complete
@@ -68,17 +68,13 @@ def cache_root() -> Path:
 def training_settings(config: ExperimentConfig, cell: Cell) -> dict:
     """Everything that determines the trained artifact of `cell`."""
     kind = method_kind(cell.method)
-    if kind == "rules":
-        return {"method": cell.method, "domain": cell.domain, "seed": cell.seed, **asdict(config.rules)}
-    if kind == "gnn":
-        gnn = asdict(config.gnn)
-        gnn["sizes"], gnn["per_size"] = gnn["sizes"].get(cell.domain), gnn["per_size"].get(cell.domain)
-        return {"method": cell.method, "domain": cell.domain, "seed": cell.seed, **gnn}
-    if kind == "wl":
-        wl = asdict(config.wl)
-        wl["sizes"], wl["per_size"] = wl["sizes"].get(cell.domain), wl["per_size"].get(cell.domain)
-        return {"method": cell.method, "domain": cell.domain, "seed": cell.seed, **wl}
-    return {"method": cell.method, "domain": cell.domain, **asdict(config.planner)}
+    settings = {"rules": config.rules, "gnn": config.gnn, "wl": config.wl, "planner": config.planner}[kind]
+    changed = changed_settings(settings)
+    for key in ("sizes", "per_size"):  # per-domain tables: only this domain's entry matters
+        if key in changed:
+            changed[key] = changed[key].get(cell.domain)
+    seed = {} if kind == "planner" else {"seed": cell.seed}
+    return {"method": cell.method, "domain": cell.domain, **seed, **changed}
 
 
 def cell_fingerprint(config: ExperimentConfig, cell: Cell) -> str:
@@ -232,7 +228,8 @@ def _scaling(config: ExperimentConfig, cell: Cell, policy: GeneralPolicy, row: C
     e = config.evaluation
     settings = ScalingSettings(epsilon=e.epsilon, kappa=e.kappa, tau=e.tau, zeta=e.zeta,
                                plan_length_bound=e.plan_length_bound, max_size=e.max_size,
-                               seconds_per_size=e.seconds_per_size, seed=cell.seed, jobs=1)
+                               max_runs_per_size=e.max_runs_per_size, seconds_per_size=e.seconds_per_size,
+                               seed=cell.seed, jobs=1)
     out = evaluation_folder(config, cell)
     result = scaling_evaluation(policy, domain_folder(cell.domain), settings, out, progress=report)
     plot_scaling([result], out / "scaling.png", tau=e.tau)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import tomllib
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +46,7 @@ class EvaluationConfig:
     tau: float = 0.3
     zeta: int = 2
     plan_length_bound: int = 100
+    max_runs_per_size: int = 1000
     ipc_benchmarks: str | None = None  # folder of <domain>/{domain.pddl,testing/<level>/*.pddl}
     ipc_levels: tuple[str, ...] = ("easy",)
     ipc_instances: int = 10  # the first K files of each level
@@ -121,10 +122,17 @@ class ExperimentConfig:
         return folder if (folder / "testing").is_dir() else None
 
 
+def changed_settings(settings: Any) -> dict:
+    """The fields of a settings dataclass that differ from their defaults: a field added later with a
+    default leaves the hashes of existing results unchanged."""
+    default = type(settings)()
+    return {f.name: getattr(settings, f.name) for f in fields(settings)
+            if getattr(settings, f.name) != getattr(default, f.name)}
+
+
 def fingerprint(*parts: Any) -> str:
     """A short content hash of settings: artifacts and evaluations are keyed by what produced them."""
-    text = json.dumps([asdict(p) if hasattr(p, "__dataclass_fields__") else p for p in parts], sort_keys=True,
-                      default=str)
+    text = json.dumps([changed_settings(p) if is_dataclass(p) else p for p in parts], sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:10]
 
 
@@ -246,6 +254,7 @@ def _evaluation(table: _Reader, base: Path) -> EvaluationConfig:
         tau=table.get("tau", float, default.tau),
         zeta=table.positive("zeta", int, default.zeta),
         plan_length_bound=table.positive("plan_length_bound", int, default.plan_length_bound),
+        max_runs_per_size=table.positive("max_runs_per_size", int, default.max_runs_per_size),
         ipc_benchmarks=ipc,
         ipc_levels=table.strings("ipc_levels", default.ipc_levels),
         ipc_instances=table.positive("ipc_instances", int, default.ipc_instances),

@@ -56,9 +56,11 @@ def save_row(config: ExperimentConfig, cell: Cell, row: CellRow) -> None:
 
 
 def run_grid(config: ExperimentConfig, jobs: int | None = None, cluster: str | None = None,
-             progress: Callable[[str], None] = lambda line: None) -> GridResult:
+             progress: Callable[[str], None] = lambda line: None,
+             on_row: Callable[[list[CellRow]], None] = lambda rows: None) -> GridResult:
     """Every cell of `config`: finished ones read back, the others run (locally, or on the Dask
-    scheduler at `cluster`, which may also be a `distributed.Client`) and saved as they finish."""
+    scheduler at `cluster`, which may also be a `distributed.Client`) and saved as they finish;
+    `on_row` sees the rows finished so far, in grid order, after each one."""
     grid = cells(config)
     result = GridResult()
     rows: dict[Cell, CellRow] = {}
@@ -78,6 +80,7 @@ def run_grid(config: ExperimentConfig, jobs: int | None = None, cluster: str | N
         rows[cell] = row
         result.computed.append(cell.id)
         progress(f"{cell.id}: {row.status}, Scale {row.scale}, SumCov {row.sum_coverage:.2f} ({row.seconds:.0f} s)")
+        on_row([rows[c] for c in grid if c in rows])
     result.rows = [rows[cell] for cell in grid]
     return result
 
