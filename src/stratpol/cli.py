@@ -415,7 +415,7 @@ def _train_wl(args: argparse.Namespace) -> int:
     report = train_wl(folder.name, args.model, args.mode, Path(args.out), seed=args.seed,
                       sizes=list(args.sizes) if args.sizes else None, per_size=args.per_size, validation=validation,
                       iterations=args.iterations, beam_width=args.beam_width, epochs=args.epochs,
-                      planner_time_limit=args.time_limit, progress=progress)
+                      xgb_trees=args.xgb_trees, planner_time_limit=args.time_limit, progress=progress)
     sizes = args.sizes or default_setting(folder.name).train.sizes
     fit = report.fit
     held_out = "-" if fit.validation_loss is None else f"{fit.validation_loss:.4f}"
@@ -616,6 +616,8 @@ def build_parser() -> argparse.ArgumentParser:
     train_wl.add_argument("--beam-width", type=_positive, default=3, metavar="W", help="decoding beam (default: 3)")
     train_wl.add_argument("--epochs", type=_positive, metavar="E",
                           help="LSTM epochs or XGBoost rounds (default: 250 or 1000)")
+    train_wl.add_argument("--xgb-trees", choices=["per-output", "vector"], default="per-output",
+                          help="one tree per output and round (the paper), or vector leaves (faster; default: per-output)")
     train_wl.add_argument("--time-limit", type=float, default=60.0, metavar="S",
                           help="teacher (astar-lmcut) seconds per instance; unsolved ones are dropped (default: 60)")
     train_wl.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default: 0)")

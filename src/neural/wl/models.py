@@ -80,13 +80,13 @@ def distances(candidates: np.ndarray, target_vector: np.ndarray, mode: str) -> n
 
 
 def new_model(model: str, mode: str, dimension: int, seed: int = 0, epochs: int | None = None,
-              threads: int = 1) -> TransitionModel:
+              threads: int = 1, xgb_trees: str = "per-output") -> TransitionModel:
     """An untrained model; `epochs` is boosting rounds for XGBoost and epochs for the LSTM."""
     check_choice(model, mode)
     if model == "xgb":
         from neural.wl.xgb import XGBTransition
 
-        return XGBTransition(mode, dimension, seed=seed, rounds=epochs or 1000, threads=threads)
+        return XGBTransition(mode, dimension, seed=seed, rounds=epochs or 1000, threads=threads, trees=xgb_trees)
     from neural.wl.lstm import LSTMTransition
 
     return LSTMTransition(mode, dimension, seed=seed, epochs=epochs or 250, threads=threads)

@@ -60,6 +60,7 @@ def train_wl(domain: str, model: str = "xgb", mode: str = "delta", out: Path | s
              sizes: Sequence[int] | None = None, per_size: int | None = None,
              validation: Split | None = None, iterations: int = 2, beam_width: int = 3,
              epochs: int | None = None, collect_goals: bool = False, model_seed: int | None = None,
+             xgb_trees: str = "per-output",
              planner_time_limit: float = 60.0, threads: int = 1,
              cache_dir: Path | None = None, progress: Callable[[str], None] = lambda line: None) -> WLTrainReport:
     """Train a transition model on optimal plans of small generated instances and write its folder.
@@ -68,6 +69,7 @@ def train_wl(domain: str, model: str = "xgb", mode: str = "delta", out: Path | s
     (for early stopping and model selection) to its validation sizes. With `collect_goals` the
     vocabulary also holds the colours of the training goals (the paper collects states only).
     `seed` draws the instances; `model_seed` (default: `seed`) initialises and orders the training.
+    `xgb_trees` is "per-output" (the paper's XGBoost) or "vector" (vector leaves, much faster to use).
     """
     try:
         check_choice(model, mode)
@@ -100,7 +102,11 @@ def train_wl(domain: str, model: str = "xgb", mode: str = "delta", out: Path | s
     held_out_embedded = embed_trajectories(features, held_out, colours)
     progress(f"{folder.name}: training {model} ({mode}) on {len(train)} trajectories, D = {features.dimension}")
     model_seed = seed if model_seed is None else model_seed
-    transition = new_model(model, mode, features.dimension, seed=model_seed, epochs=epochs, threads=threads)
+    try:
+        transition = new_model(model, mode, features.dimension, seed=model_seed, epochs=epochs, threads=threads,
+                               xgb_trees=xgb_trees)
+    except ValueError as error:
+        raise InputError(str(error)) from None
     fit = transition.fit(train_embedded, held_out_embedded)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -108,7 +114,8 @@ def train_wl(domain: str, model: str = "xgb", mode: str = "delta", out: Path | s
     transition.save(out)
     config = {
         "format": FORMAT, "domain": folder.name, "model": model, "mode": mode, "iterations": iterations,
-        "beam_width": beam_width, "dimension": features.dimension, "seed": seed, "model_seed": model_seed, "train_sizes": list(sizes),
+        "beam_width": beam_width, "dimension": features.dimension, "seed": seed, "model_seed": model_seed,
+        "xgb_trees": xgb_trees if model == "xgb" else None, "train_sizes": list(sizes),
         "per_size": per_size, "validation_sizes": list(validation.sizes), "epochs": epochs,
         "collect_goals": collect_goals,
         "train_instances": len(train), "train_transitions": sum(len(t.plan) for t in train),

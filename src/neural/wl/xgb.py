@@ -3,7 +3,9 @@
 Hyperparameters of the paper's Table 7: hist trees of depth 8, learning rate 0.1, up to 1000
 rounds with early stopping after 10 rounds without progress on the validation trajectories,
 squared error in both modes (XGBoost has no cosine objective). Native multi-output regression:
-one tree per output and round.
+one tree per output and round, as in the paper ("per-output"); or one tree with vector leaves
+per round ("vector"), which predicts hundreds of times faster when D is large (Visitall's
+per-output model of 467 outputs takes 0.2 s for one beam step on one core).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import xgboost
 from neural.wl.models import EmbeddedTrajectory, FitReport, targets
 
 WEIGHTS_FILE = "xgb.ubj"
+TREES = {"per-output": "one_output_per_tree", "vector": "multi_output_tree"}
 
 
 def _rows(trajectories: Sequence[EmbeddedTrajectory], mode: str) -> tuple[np.ndarray, np.ndarray]:
@@ -33,7 +36,9 @@ class XGBTransition:
     kind = "xgb"
 
     def __init__(self, mode: str, dimension: int, seed: int = 0, rounds: int = 1000, threads: int = 1,
-                 learning_rate: float = 0.1, max_depth: int = 8, patience: int = 10) -> None:
+                 learning_rate: float = 0.1, max_depth: int = 8, patience: int = 10, trees: str = "per-output") -> None:
+        if trees not in TREES:
+            raise ValueError(f"the trees must be one of {', '.join(TREES)}, not {trees!r}")
         self.mode = mode
         self.dimension = dimension
         self.seed = seed
@@ -42,11 +47,13 @@ class XGBTransition:
         self.learning_rate = learning_rate
         self.max_depth = max_depth
         self.patience = patience
+        self.trees = trees
         self.booster: xgboost.Booster | None = None
 
     def _parameters(self) -> dict:
         return {"tree_method": "hist", "objective": "reg:squarederror", "max_depth": self.max_depth,
-                "learning_rate": self.learning_rate, "nthread": self.threads, "seed": self.seed}
+                "learning_rate": self.learning_rate, "nthread": self.threads, "seed": self.seed,
+                "multi_strategy": TREES[self.trees]}
 
     def fit(self, train: Sequence[EmbeddedTrajectory], validation: Sequence[EmbeddedTrajectory]) -> FitReport:
         started = time.perf_counter()

@@ -58,3 +58,17 @@ def test_cosine_distance_of_state_mode():
     candidates = np.array([[1.0, 0.0], [0.0, 2.0], [0.0, 0.0]])
     assert np.allclose(distances(candidates, np.array([0.0, 1.0]), "state"), [1.0, 0.0, 1.0])
     assert np.allclose(distances(candidates, np.array([0.0, 1.0]), "delta"), [np.sqrt(2), 1.0, 1.0])
+
+
+def test_vector_leaf_trees_reload_and_are_fewer(embedded, tmp_path):
+    trajectories, dimension = embedded
+    per_output = new_model("xgb", "delta", dimension, epochs=5)
+    per_output.fit(trajectories, [])
+    vector = new_model("xgb", "delta", dimension, epochs=5, xgb_trees="vector")
+    vector.fit(trajectories, [])
+    assert vector.booster.num_boosted_rounds() == 5
+    assert len(vector.booster.get_dump()) == 5 < len(per_output.booster.get_dump())
+    vector.save(tmp_path)
+    states, goal = trajectories[0].states, trajectories[0].goal
+    assert np.array_equal(vector.predict(states, goal, [None] * len(states))[0],
+                          load_model("xgb", "delta", dimension, tmp_path).predict(states, goal, [None] * len(states))[0])
