@@ -20,8 +20,9 @@ class ExperimentResult:
 def run_experiment(config: ExperimentConfig, jobs: int | None = None, cluster=None,
                    progress: Callable[[str], None] = lambda line: None) -> ExperimentResult:
     """Run (or resume) every cell of `config`, then write its tables and plots into `config.out`
-    (also after each finished cell, so a long run that is cut off leaves tables of what it did)."""
-    grid = run_grid(config, jobs, cluster, progress, on_row=lambda rows: write_tables(rows, config.out, config.name))
+    (the tables also after each finished cell, so a long run that is cut off leaves tables of what it did)."""
+    grid = run_grid(config, jobs, cluster, progress,
+                    on_row=lambda rows: write_tables(rows, config.out, config.name, plots=False))
     return ExperimentResult(grid, write_tables(grid.rows, config.out, config.name))
 
 

@@ -92,7 +92,7 @@ def _csv(rows: Sequence, kind: type) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_tables(rows: Sequence[CellRow], out: Path, title: str = "") -> list[Path]:
+def write_tables(rows: Sequence[CellRow], out: Path, title: str = "", plots: bool = True) -> list[Path]:
     """cells.csv (every cell), summary.csv / summary.json / summary.md (per domain and method), and plots."""
     summaries = summarise(rows)
     written = {
@@ -103,7 +103,7 @@ def write_tables(rows: Sequence[CellRow], out: Path, title: str = "") -> list[Pa
     }
     for path, text in written.items():
         write_text_atomically(path, text)
-    return [*written, *write_plots(rows, summaries, out)]
+    return [*written, *(write_plots(rows, summaries, out) if plots else [])]
 
 
 def write_plots(rows: Sequence[CellRow], summaries: Sequence[Summary], out: Path) -> list[Path]:

@@ -1,0 +1,85 @@
+"""Experiment configs: a valid grid parses; each mistake is one line naming the file and the key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from stratpol.cli import main
+from stratpol.errors import InputError
+from stratpol.experiment.config import KNOWN_METHODS, load_config, method_kind
+
+VALID = """
+domains = ["gripper", "ferry"]
+methods = ["rules", "gnn-q-exp", "wl-xgb-delta", "lama-first"]
+seeds = [0, 1]
+[evaluation]
+max_size = 12
+seconds_per_size = 5
+ipc_benchmarks = "ipc"
+[gnn]
+epochs = 3
+sizes = { gripper = "5:8" }
+per_size = { gripper = 2 }
+"""
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    (tmp_path / "ipc").mkdir(exist_ok=True)
+    path = tmp_path / "grid.toml"
+    path.write_text(text)
+    return path
+
+
+def test_a_valid_config_parses_with_paths_relative_to_the_file(tmp_path):
+    config = load_config(_write(tmp_path, VALID))
+    assert config.name == "grid"
+    assert config.domains == ("gripper", "ferry") and config.seeds == (0, 1)
+    assert config.out == tmp_path.resolve() / "results" / "grid"
+    assert config.evaluation.max_size == 12 and config.evaluation.seconds_per_size == 5.0
+    assert config.evaluation.ipc_benchmarks == str((tmp_path / "ipc").resolve())
+    assert config.gnn.epochs == 3 and config.gnn.sizes == {"gripper": "5:8"} and config.gnn.layers == 16
+
+
+def test_every_known_method_has_a_kind():
+    assert all(method_kind(m) is not None for m in KNOWN_METHODS)
+    assert method_kind("gnn-x") is None and method_kind("wl-xgb-sideways") is None
+
+
+@pytest.mark.parametrize(("change", "key"), [
+    (("domains = [\"gripper\", \"ferry\"]", ""), "domains: missing"),
+    (("domains = [\"gripper\", \"ferry\"]", "domains = [\"gripper\", \"nowhere\"]"), "domains: unknown domain 'nowhere'"),
+    (("\"lama-first\"]", "\"lama-last\"]"), "methods: unknown method 'lama-last'"),
+    (("seeds = [0, 1]", "seeds = [0, \"one\"]"), "seeds: expected a non-empty list of integers"),
+    (("max_size = 12", "max_size = \"twelve\""), "evaluation.max_size: expected int, got str"),
+    (("max_size = 12", "max_size = -3"), "evaluation.max_size: must be positive"),
+    (("max_size = 12", "max_sise = 12"), "evaluation.max_sise: unknown key"),
+    (("ipc_benchmarks = \"ipc\"", "ipc_benchmarks = \"missing\""), "evaluation.ipc_benchmarks: folder not found"),
+    (("epochs = 3", "epochs = 3.5"), "gnn.epochs: expected int, got float"),
+    (("gripper = \"5:8\"", "gripper = \"8:5\""), "gnn.sizes.gripper: expected a size range"),
+    (("gripper = 2", "gripper = \"two\""), "gnn.per_size.gripper: expected int"),
+])
+def test_a_mistake_names_the_file_and_the_key(tmp_path, change, key):
+    old, new = change
+    assert old in VALID
+    path = _write(tmp_path, VALID.replace(old, new))
+    with pytest.raises(InputError) as caught:
+        load_config(path)
+    message = str(caught.value)
+    assert message.startswith(f"{path}: {key}"), message
+    assert "\n" not in message
+
+
+def test_broken_toml_and_missing_files_are_input_errors(tmp_path):
+    with pytest.raises(InputError, match="not valid TOML"):
+        load_config(_write(tmp_path, "domains = [\"gripper\""))
+    with pytest.raises(InputError, match="experiment config not found"):
+        load_config(tmp_path / "absent.toml")
+
+
+def test_the_cli_prints_one_line_and_exits_with_2(tmp_path, capsys):
+    path = _write(tmp_path, VALID.replace("\"rules\",", "\"rulez\","))
+    assert main(["experiment", str(path)]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and f"{path}: methods: unknown method 'rulez'" in error

@@ -1,0 +1,119 @@
+"""A tiny head-to-head grid end to end: locally with joblib, on a Dask LocalCluster, and resumed."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from pathlib import Path
+
+import pytest
+
+from stratpol.cli import main
+from stratpol.experiment import load_config, run_experiment
+from stratpol.generation import domain_folder
+
+CONFIG = """
+domains = ["gripper"]
+methods = ["rules", "lama-first"]
+seeds = [0]
+[evaluation]
+max_size = 6             # gripper sizes 5 and 6
+max_runs_per_size = 3
+ipc_benchmarks = "ipc"
+ipc_instances = 1
+[rules]
+time_limit = 120
+"""
+
+TIMINGS = ("seconds", "learn_seconds", "decision_ms", "ipc_decision_ms")
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory) -> Path:
+    """The config file, beside a stand-in IPC test set of two small gripper problems."""
+    root = tmp_path_factory.mktemp("grid")
+    easy = root / "ipc" / "gripper" / "testing" / "easy"
+    easy.mkdir(parents=True)
+    for number, balls in enumerate((3, 4), start=1):
+        (easy / f"p0{number}.pddl").write_text(domain_folder("gripper").generator(balls=balls))
+    (root / "grid.toml").write_text(CONFIG)
+    return root / "grid.toml"
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory):
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("STRATPOL_CACHE", str(tmp_path_factory.mktemp("cache")))
+        yield
+
+
+@pytest.fixture(scope="module")
+def local(tiny, cache):
+    """The grid run with joblib (two worker processes)."""
+    config = load_config(tiny)
+    return config, run_experiment(config, jobs=2)
+
+
+def _comparable(row) -> dict:
+    return {k: v for k, v in asdict(row).items() if k not in TIMINGS}
+
+
+def test_a_local_grid_writes_rows_tables_and_plots(local):
+    config, result = local
+    rows = {row.method: row for row in result.grid.rows}
+    assert list(rows) == ["rules", "lama-first"] and sorted(result.grid.computed) == sorted(
+        ["gripper.rules.s0", "gripper.lama-first.s0"])
+    for row in rows.values():
+        assert row.status == "ok"
+        assert row.scale == 6 and row.sum_coverage == pytest.approx(2.0)
+        assert (row.ipc_solved, row.ipc_total) == (1, 1)
+        assert row.decision_ms is not None and row.decision_ms > 0
+    assert rows["rules"].learn_seconds > 0 and rows["lama-first"].learn_seconds is None
+    assert (config.out / rows["rules"].artifact / "policy.txt").is_file()
+    for name in ("cells.csv", "summary.csv", "summary.json", "summary.md", "scaling-gripper.png", "sumcov.png"):
+        assert (config.out / name).is_file(), name
+    table = (config.out / "summary.md").read_text()
+    assert "| gripper | rules | 6 | 2.00 |" in table and "| 1/1 |" in table
+    saved = json.loads((config.out / "cells" / "gripper.rules.s0.json").read_text())
+    assert saved["scale"] == 6
+
+
+def test_a_dask_cluster_gives_the_same_rows(local, tiny, tmp_path):
+    from distributed import Client, LocalCluster
+
+    _, result = local
+    elsewhere = load_config(tiny, out=tmp_path / "dask")
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster, \
+            Client(cluster) as client:
+        on_dask = run_experiment(elsewhere, cluster=client)
+    assert [_comparable(r) for r in on_dask.grid.rows] == [_comparable(r) for r in result.grid.rows]
+    assert (elsewhere.out / "summary.md").is_file()
+
+
+def test_a_rerun_reuses_finished_cells_and_artifacts(local, capsys):
+    config, _ = local
+    cells = sorted((config.out / "cells").glob("*.json"))
+    learned = next((config.out / "artifacts").rglob("learned.json"))
+    runs = next(p for p in (config.out / "evaluations").rglob("runs.jsonl") if "rules" in p.parent.name)
+    before = {p: p.stat().st_mtime_ns for p in [*cells, learned, runs]}
+    assert main(["experiment", str(config.path)]) == 0
+    assert "2 cells (0 run now, 2 finished before)" in capsys.readouterr().out
+    assert {p: p.stat().st_mtime_ns for p in before} == before
+
+    # a cell whose row was lost (interrupted before saving) runs again, from its saved artifact and runs
+    (config.out / "cells" / "gripper.rules.s0.json").unlink()
+    again = run_experiment(config)
+    assert again.grid.computed == ["gripper.rules.s0"] and again.grid.reused == ["gripper.lama-first.s0"]
+    assert learned.stat().st_mtime_ns == before[learned]
+    assert runs.stat().st_mtime_ns == before[runs]
+    assert again.grid.rows[0].scale == 6
+
+
+def test_changed_evaluation_settings_do_not_reuse_old_rows(local, tmp_path):
+    config, _ = local
+    (config.path.parent / "changed.toml").write_text(config.path.read_text().replace("max_size = 6 ", "max_size = 5 "))
+    changed = load_config(config.path.parent / "changed.toml", out=config.out)
+    from stratpol.experiment.grid import cells, finished_row
+
+    assert [finished_row(changed, cell) for cell in cells(changed)] == [None, None]
+    assert all(finished_row(config, cell) is not None for cell in cells(config))
