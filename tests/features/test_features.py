@@ -119,9 +119,9 @@ def test_pruning_keeps_the_simplest_of_equivalent_features(blocks):
 
 @pytest.mark.parametrize("expression, depth", [
     ("c_primitive(on,0)", 0),
-    ("n_count(c_primitive(holding,0))", 1),
-    (ABOVE_TARGET, 3),
-    ("b_empty(c_and(c_primitive(at-robby,0),c_some(r_primitive(at_g,1,0),c_top)))", 3),
+    ("n_count(c_primitive(holding,0))", 0),
+    (ABOVE_TARGET, 2),
+    ("b_empty(c_and(c_primitive(at-robby,0),c_some(r_primitive(at_g,1,0),c_top)))", 2),
 ])
 def test_expression_depth(expression, depth):
     assert expression_depth(expression) == depth
