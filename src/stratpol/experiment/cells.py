@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from stratpol.atomic import write_text_atomically
+from stratpol.errors import InputError
 from stratpol.evaluation.policies import GeneralPolicy
 from stratpol.experiment.config import ExperimentConfig, changed_settings, fingerprint, method_kind, size_range
 from stratpol.generation import domain_folder
@@ -125,7 +126,10 @@ def _policy(config: ExperimentConfig, cell: Cell, report) -> tuple[GeneralPolicy
     else:
         trained = {"rules": _train_rules, "gnn": _train_gnn, "wl": _train_wl}[kind]
         started = time.perf_counter()
-        trained(config, cell, folder, report)
+        try:
+            trained(config, cell, folder, report)
+        except InputError as error:  # e.g. the teacher solved no training instance: one failed cell, not a failed grid
+            raise TrainingFailed(error.message) from None
         write_text_atomically(learned, json.dumps({"seconds": time.perf_counter() - started,
                                                    "settings": training_settings(config, cell)}, indent=1) + "\n")
     seconds = json.loads(learned.read_text())["seconds"]
