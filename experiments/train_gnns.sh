@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 STRATPOL=${STRATPOL:-.venv/bin/stratpol}
 OUT=${OUT:-experiments/results/gnn}
-EPOCHS=${EPOCHS:-30}
+EPOCHS=${EPOCHS:-100}
 LAYERS=${LAYERS:-16}
 MAX_SIZE=${MAX_SIZE:-30}
 SECONDS_PER_SIZE=${SECONDS_PER_SIZE:-10}
@@ -18,8 +18,8 @@ for domain in ${@:-gripper ferry blocksworld}; do
     model=$OUT/models/$domain-$value
     if [ ! -f "$model/training.json" ]; then
       "$STRATPOL" train-gnn "$domain" --value "$value" --sizes "${SIZES[$domain]}" --per-size "${PER_SIZE[$domain]}" \
-        --planner astar-lmcut --time-limit 30 --epochs "$EPOCHS" --layers "$LAYERS" --batch-size 64 \
-        --validate-every 10 --validation-instances 5 --validation-sizes 3 --out "$model"
+        --planner astar-lmcut --time-limit 30 --epochs "$EPOCHS" --layers "$LAYERS" --batch-size 32 \
+        --validate-every 10 --patience 2 --validation-instances 5 --validation-sizes 3 --out "$model"
     fi
     "$STRATPOL" evaluate "$model" --domain "$domain" --max-size "$MAX_SIZE" \
       --seconds-per-size "$SECONDS_PER_SIZE" --out "$OUT/$domain-$value" | tail -1

@@ -44,6 +44,7 @@ class TrainingConfig:
     validation_tau: float = 0.3
     validation_sizes: int = 5  # how far above the largest training size validation may go
     validate_every: int = 1
+    patience: int | None = None  # stop after this many validations without a better score
 
     def __post_init__(self) -> None:
         if self.value not in VALUE_KINDS:
@@ -99,6 +100,7 @@ def train_gnn(domain: str, trajectories: Sequence[TeacherTrajectory], config: Tr
     optimiser = torch.optim.Adam(model.parameters(), lr=config.rate)
     report = TrainingReport(config.value, str(device), len(examples), sum(p.numel() for p in model.parameters()))
     start_size, bound = _validation_start(trajectories)
+    stale = 0
     for epoch in range(1, config.epochs + 1):
         epoch_started = time.perf_counter()
         model.train()
@@ -119,13 +121,18 @@ def train_gnn(domain: str, trajectories: Sequence[TeacherTrajectory], config: Tr
                                         max_size=start_size + config.validation_sizes, seed=config.seed)
             record.validation, record.coverage = result.score, result.coverage
             if report.best_score is None or result.score > report.best_score:
-                report.best_epoch, report.best_score = epoch, result.score
+                report.best_epoch, report.best_score, stale = epoch, result.score, 0
+            else:
+                stale += 1
                 save_checkpoint(out, model, folder.name, config.value,
                                 {"config": asdict(config), "epoch": epoch, "validation": result.score,
                                  "training_sizes": sorted({t.size for t in trajectories})})
         report.epochs.append(record)
         validation = "" if record.validation is None else f", validation {record.validation:.2f}"
         progress(f"epoch {epoch}/{config.epochs}: loss {record.loss:.3f}{validation} ({record.seconds:.1f} s)")
+        if config.patience is not None and stale >= config.patience:
+            progress(f"stopping: {stale} validations without improvement since epoch {report.best_epoch}")
+            break
     report.seconds = time.perf_counter() - started
     return report
 

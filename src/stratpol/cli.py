@@ -390,7 +390,7 @@ def _train_gnn(args: argparse.Namespace) -> int:
     config = TrainingConfig(value=args.value, hidden=args.hidden, layers=args.layers, epochs=args.epochs,
                             batch_size=args.batch_size, seed=args.seed, device=args.device,
                             validate_every=args.validate_every, validation_instances=args.validation_instances,
-                            validation_sizes=args.validation_sizes)
+                            validation_sizes=args.validation_sizes, patience=args.patience)
     out = Path(args.out)
     report = train_gnn(folder.name, trajectories, config, out, progress)
     write_text_atomically(out / "training.json", json.dumps(
@@ -591,6 +591,8 @@ def build_parser() -> argparse.ArgumentParser:
     train_gnn.add_argument("--layers", type=_positive, default=30, metavar="L", help="message-passing layers (default: 30)")
     train_gnn.add_argument("--validate-every", type=_positive, default=1, metavar="E",
                            help="dynamic validation every E epochs (default: 1)")
+    train_gnn.add_argument("--patience", type=_positive, metavar="P",
+                           help="stop after P validations without improvement (default: run all epochs)")
     train_gnn.add_argument("--validation-instances", type=_positive, default=10, metavar="M",
                            help="instances per size in dynamic validation (default: 10)")
     train_gnn.add_argument("--validation-sizes", type=_positive, default=5, metavar="K",

@@ -109,3 +109,13 @@ def test_device_choice():
     assert pick_device("auto").type == ("cuda" if torch.cuda.is_available() else "cpu")
     with pytest.raises(InputError):
         pick_device("tpu")
+
+
+def test_patience_stops_when_validation_does_not_improve(tmp_path):
+    # a learning rate of 0 keeps the model, so every validation after the first ties the best
+    trajectories = teacher_data("gripper", [5, 6], 1, planner_name="astar-lmcut", heuristics=False,
+                                cache_dir=tmp_path / "cache")
+    config = TrainingConfig(value="q", epochs=10, hidden=4, layers=1, learning_rate=0.0, device="cpu",
+                            validation_instances=1, validation_sizes=1, validate_every=1, patience=2)
+    report = train_gnn("gripper", trajectories, config, tmp_path / "model")
+    assert [e.epoch for e in report.epochs] == [1, 2, 3] and report.best_epoch == 1
