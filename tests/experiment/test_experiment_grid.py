@@ -117,3 +117,16 @@ def test_changed_evaluation_settings_do_not_reuse_old_rows(local, tmp_path):
 
     assert [finished_row(changed, cell) for cell in cells(changed)] == [None, None]
     assert all(finished_row(config, cell) is not None for cell in cells(config))
+
+
+def test_a_method_that_cannot_learn_fails_its_cell_not_the_grid(tiny, cache, tmp_path):
+    path = tmp_path / "hopeless.toml"
+    path.write_text(tiny.read_text().replace('methods = ["rules", "lama-first"]', 'methods = ["rules"]')
+                    .replace("time_limit = 120", "time_limit = 0.001")
+                    .replace('ipc_benchmarks = "ipc"', f'ipc_benchmarks = "{tiny.parent / "ipc"}"'))
+    config = load_config(path)
+    result = run_experiment(config)
+    row, = result.grid.rows
+    assert row.status.startswith("failed: ") and row.scale == 0 and row.evaluation is None
+    assert not list((config.out / "artifacts").rglob("learned.json"))
+    assert "| gripper | rules | 0 (failed) |" in (config.out / "summary.md").read_text()
