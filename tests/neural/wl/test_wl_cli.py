@@ -24,9 +24,9 @@ def test_unknown_model_is_refused(tmp_path):
     assert result.returncode == 2 and "invalid choice: 'forest'" in result.stderr
 
 
-def test_train_wl_writes_a_model_folder(tmp_path, teacher_cache, monkeypatch):
+def test_train_wl_writes_a_model_folder(tmp_path, wl_teacher_cache, monkeypatch):
     out = tmp_path / "model"
-    env_cache = teacher_cache.parent  # STRATPOL_CACHE/teacher is where the plans are kept
+    env_cache = wl_teacher_cache.parent  # STRATPOL_CACHE/teacher is where the plans are kept
     monkeypatch.setenv("STRATPOL_CACHE", str(env_cache))
     result = stratpol("train-wl", "gripper", "--sizes", "6:7", "--validation-sizes", "8", "--epochs", "20",
                       "--out", out)

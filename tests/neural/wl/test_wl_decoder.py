@@ -19,8 +19,8 @@ def _gripper(balls: int):
     return folder.domain.instance_from_text(folder.generator(balls=balls))
 
 
-def test_xgb_delta_decodes_valid_plans_on_unseen_instances(trained):
-    decoder = load_decoder(trained("xgb", "delta"))
+def test_xgb_delta_decodes_valid_plans_on_unseen_instances(wl_trained):
+    decoder = load_decoder(wl_trained("xgb", "delta"))
     for balls in (3, 5, 7):  # 3 and 5 interpolate between the training sizes, 7 is one ball beyond
         instance = _gripper(balls)
         result = decoder.decode(instance)
@@ -31,8 +31,8 @@ def test_xgb_delta_decodes_valid_plans_on_unseen_instances(trained):
 
 
 @pytest.mark.parametrize("model,mode", [("xgb", "state"), ("lstm", "state"), ("lstm", "delta")])
-def test_every_decoded_path_is_executable(trained, model, mode):
-    decoder = load_decoder(trained(model, mode))
+def test_every_decoded_path_is_executable(wl_trained, model, mode):
+    decoder = load_decoder(wl_trained(model, mode))
     instance = _gripper(4)
     result = decoder.decode(instance, max_steps=30)
     assert len(result.plan) == result.steps or result.solved
@@ -45,16 +45,16 @@ def test_every_decoded_path_is_executable(trained, model, mode):
         assert validate_plan(instance, result.plan).valid
 
 
-def test_decoding_is_deterministic_and_survives_reloading(trained):
-    folder = trained("lstm", "delta")
+def test_decoding_is_deterministic_and_survives_reloading(wl_trained):
+    folder = wl_trained("lstm", "delta")
     instance = _gripper(5)
     first = load_decoder(folder).decode(instance, max_steps=40)
     second = load_decoder(folder).decode(instance, max_steps=40)
     assert first.plan == second.plan
 
 
-def test_the_policy_runs_under_the_evaluation_protocol_and_pickles(trained):
-    policy = load_wl_policy(trained("xgb", "delta"))
+def test_the_policy_runs_under_the_evaluation_protocol_and_pickles(wl_trained):
+    policy = load_wl_policy(wl_trained("xgb", "delta"))
     assert policy.name == "wl-xgb-delta"
     instance = _gripper(5)
     outcome = run(policy, instance, step_bound=100)

@@ -12,9 +12,9 @@ from neural.wl.train import embed_trajectories
 
 
 @pytest.fixture(scope="module")
-def embedded(teacher_cache):
+def embedded(wl_teacher_cache):
     trajectories = teacher_data("gripper", [6, 7, 8], 1, planner_name="astar-lmcut", heuristics=False,
-                                cache_dir=teacher_cache)
+                                cache_dir=wl_teacher_cache)
     features = WLFeatures.collect(trajectories[0].instance.domain, (s for t in trajectories for s in t.states))
     return embed_trajectories(features, trajectories), features.dimension
 
