@@ -149,7 +149,8 @@ def _bar_chart(summaries: Sequence[Summary], path: Path) -> None:
         axes.bar(xs, [value.get((domain, method), 0.0) for domain in domains], width, label=method)
     axes.set_xticks(range(len(domains)), domains)
     axes.set(ylabel="SumCov (statistical coverage summed over sizes)", title="Scaling evaluation")
-    axes.legend(fontsize=7)
+    axes.set_ylim(0, 1.25 * max([*value.values(), 1.0]))  # headroom for the legend above the bars
+    axes.legend(fontsize=7, ncols=min(4, len(methods)), loc="upper center")
     figure.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.tmp.png")
