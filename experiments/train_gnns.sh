@@ -7,12 +7,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 STRATPOL=${STRATPOL:-.venv/bin/stratpol}
 OUT=${OUT:-experiments/results/gnn}
-EPOCHS=${EPOCHS:-100}
+EPOCHS=${EPOCHS:-40}
 LAYERS=${LAYERS:-16}
 MAX_SIZE=${MAX_SIZE:-30}
 SECONDS_PER_SIZE=${SECONDS_PER_SIZE:-10}
-declare -A SIZES=([gripper]=5:20 [blocksworld]=2:9 [ferry]=3:12 [logistics]=6:14)
-declare -A PER_SIZE=([gripper]=1 [blocksworld]=10 [ferry]=10 [logistics]=5)
+declare -A SIZES=([gripper]=5:20 [blocksworld]=2:8 [ferry]=3:10 [logistics]=6:14)
+declare -A PER_SIZE=([gripper]=1 [blocksworld]=4 [ferry]=4 [logistics]=5)
 for domain in ${@:-gripper ferry blocksworld}; do
   for value in q-heu q-exp v q; do
     model=$OUT/models/$domain-$value
