@@ -122,11 +122,11 @@ def train_gnn(domain: str, trajectories: Sequence[TeacherTrajectory], config: Tr
             record.validation, record.coverage = result.score, result.coverage
             if report.best_score is None or result.score > report.best_score:
                 report.best_epoch, report.best_score, stale = epoch, result.score, 0
-            else:
-                stale += 1
                 save_checkpoint(out, model, folder.name, config.value,
                                 {"config": asdict(config), "epoch": epoch, "validation": result.score,
                                  "training_sizes": sorted({t.size for t in trajectories})})
+            else:
+                stale += 1
         report.epochs.append(record)
         validation = "" if record.validation is None else f", validation {record.validation:.2f}"
         progress(f"epoch {epoch}/{config.epochs}: loss {record.loss:.3f}{validation} ({record.seconds:.1f} s)")
