@@ -31,6 +31,11 @@ def plot_scaling(results: Sequence[ScalingResult], path: Path, tau: float = 0.3)
     coverage.set(xlabel="size (objects)", ylabel="statistical coverage", ylim=(-0.02, 1.02), title="Coverage")
     length.set(xlabel="size (objects)", ylabel="mean plan length (solved runs)", title="Plan length")
     coverage.legend(fontsize=7, loc="lower left")
+    save_figure(figure, path)
+
+
+def save_figure(figure, path: Path) -> None:
+    """Lay out, write atomically (a PNG appears whole or not at all) and close `figure`."""
     figure.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.tmp.png")

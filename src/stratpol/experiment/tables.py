@@ -139,6 +139,8 @@ def _bar_chart(summaries: Sequence[Summary], path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from stratpol.evaluation.plots import save_figure
+
     domains = list(dict.fromkeys(s.domain for s in summaries))
     methods = list(dict.fromkeys(s.method for s in summaries))
     value = {(s.domain, s.method): s.sum_coverage for s in summaries}
@@ -151,9 +153,4 @@ def _bar_chart(summaries: Sequence[Summary], path: Path) -> None:
     axes.set(ylabel="SumCov (statistical coverage summed over sizes)", title="Scaling evaluation")
     axes.set_ylim(0, 1.25 * max([*value.values(), 1.0]))  # headroom for the legend above the bars
     axes.legend(fontsize=7, ncols=min(4, len(methods)), loc="upper center")
-    figure.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.tmp.png")
-    figure.savefig(temporary, dpi=120)
-    plt.close(figure)
-    temporary.replace(path)
+    save_figure(figure, path)
