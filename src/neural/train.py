@@ -7,6 +7,7 @@ score is kept in the output folder, so an interrupted run leaves its best model 
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -15,13 +16,16 @@ from pathlib import Path
 
 import torch
 
-from neural.data import TeacherTrajectory
+from neural.data import TeacherTrajectory, teacher_data
 from neural.encoding import StateEncoder
 from neural.losses import q_loss, regulariser_bounds, value_loss
 from neural.policies import VALUE_KINDS, GNNPolicy, pick_device, save_checkpoint
 from neural.rgnn import RelationalGNN, RGNNConfig
+from stratpol.atomic import write_text_atomically
+from stratpol.errors import InputError
 from stratpol.evaluation.scaling import dynamic_validation
 from stratpol.generation import domain_folder
+from stratpol.generation.size_csp import smallest_size
 
 _REGULARISER = {"v": "none", "q": "none", "q-exp": "explicit", "q-heu": "heuristic"}
 
@@ -72,6 +76,8 @@ class TrainingReport:
     device: str
     examples: int
     parameters: int
+    instances: int = 0
+    sizes: list[int] = field(default_factory=list)  # training sizes with at least one solved instance
     epochs: list[EpochRecord] = field(default_factory=list)
     best_epoch: int | None = None
     best_score: float | None = None
@@ -98,7 +104,8 @@ def train_gnn(domain: str, trajectories: Sequence[TeacherTrajectory], config: Tr
     model = RelationalGNN(RGNNConfig(encoder.relations, head, config.hidden, config.layers)).to(device)
     examples = _examples(trajectories, config.value)
     optimiser = torch.optim.Adam(model.parameters(), lr=config.rate)
-    report = TrainingReport(config.value, str(device), len(examples), sum(p.numel() for p in model.parameters()))
+    report = TrainingReport(config.value, str(device), len(examples), sum(p.numel() for p in model.parameters()),
+                            len(trajectories), sorted({t.size for t in trajectories}))
     start_size, bound = _validation_start(trajectories)
     stale = 0
     for epoch in range(1, config.epochs + 1):
@@ -124,7 +131,7 @@ def train_gnn(domain: str, trajectories: Sequence[TeacherTrajectory], config: Tr
                 report.best_epoch, report.best_score, stale = epoch, result.score, 0
                 save_checkpoint(out, model, folder.name, config.value,
                                 {"config": asdict(config), "epoch": epoch, "validation": result.score,
-                                 "training_sizes": sorted({t.size for t in trajectories})})
+                                 "training_sizes": report.sizes})
             else:
                 stale += 1
         report.epochs.append(record)
@@ -134,6 +141,28 @@ def train_gnn(domain: str, trajectories: Sequence[TeacherTrajectory], config: Tr
             progress(f"stopping: {stale} validations without improvement since epoch {report.best_epoch}")
             break
     report.seconds = time.perf_counter() - started
+    return report
+
+
+def default_training_sizes(domain: str) -> range:
+    """The 12 smallest sizes of the domain's generator, from its smallest instance on."""
+    smallest = smallest_size(domain_folder(domain).size_model) or 1
+    return range(smallest, smallest + 12)
+
+
+def train_on_generated(domain: str, config: TrainingConfig, out: Path, sizes: Sequence[int] | None = None,
+                       per_size: int = 10, planner_name: str = "fd-opt", time_limit: float = 60.0,
+                       cache_dir: Path | None = None,
+                       progress: Callable[[str], None] = lambda line: None) -> TrainingReport:
+    """Teacher data from the domain's generator, then `train_gnn`; `training.json` lands beside the checkpoint."""
+    sizes = default_training_sizes(domain) if sizes is None else sizes
+    trajectories = teacher_data(domain, sizes, per_size, config.seed, planner_name, time_limit,
+                                heuristics=config.value == "q-heu", cache_dir=cache_dir, progress=progress)
+    if not trajectories:
+        raise InputError(f"{planner_name} solved no training instance of {domain} within {time_limit} s")
+    report = train_gnn(domain, trajectories, config, out, progress)
+    write_text_atomically(out / "training.json", json.dumps(
+        {**asdict(report), "examples_per_second": report.examples_per_second}, indent=2) + "\n")
     return report
 
 

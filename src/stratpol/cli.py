@@ -81,13 +81,6 @@ def _positive(text: str) -> int:
     return value
 
 
-def _cache_root() -> Path:
-    """Where plans, pools and teacher data are cached: $STRATPOL_CACHE or ~/.cache/stratpol."""
-    from pathlib import Path
-
-    return Path(os.environ.get("STRATPOL_CACHE", Path.home() / ".cache" / "stratpol"))
-
-
 def _size_range(text: str) -> range:
     try:
         low, _, high = text.partition(":")
@@ -197,6 +190,7 @@ def _learn(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from stratpol.atomic import write_text_atomically
+    from stratpol.cache import cache_root
     from stratpol.features import Vocabulary, load_grammar
     from stratpol.learning.teacher import Teacher
     from stratpol.learning.wrapper import LearningFailure, learn_policy
@@ -208,7 +202,7 @@ def _learn(args: argparse.Namespace) -> int:
     grammar = load_grammar(args.grammar)
     domain = _domain(args.domain)
     instances = _training_instances(args, domain)
-    cache = _cache_root()
+    cache = cache_root()
     vocabulary = Vocabulary(domain)
     try:
         result = learn_policy(instances, vocabulary, grammar, Teacher(args.planner, cache_dir=cache / "plans"),
@@ -333,21 +327,13 @@ def _evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _torch_threads(threads: int) -> None:
-    """Per-decision graphs are small: torch's intra-op threads cost more than they give (measured:
-    30 ms per Q decision on Gripper-10 with one thread, 800 ms with two on a busy 2-core machine)."""
-    import torch
-
-    torch.set_num_threads(threads)
-
-
 def _load_model(path: Path, domain: str):
     """A trained neural policy from its folder: a GNN checkpoint or a WL transition model."""
     import json
 
-    _torch_threads(1)  # evaluation parallelises over runs (--jobs) instead
+    from neural.policies import is_checkpoint, load_gnn_policy, set_cpu_threads
 
-    from neural.policies import is_checkpoint, load_gnn_policy
+    set_cpu_threads(1)  # evaluation parallelises over runs (--jobs) instead
 
     if is_checkpoint(path):
         policy = load_gnn_policy(path)
@@ -365,37 +351,25 @@ def _load_model(path: Path, domain: str):
 
 
 def _train_gnn(args: argparse.Namespace) -> int:
-    import json
-    from dataclasses import asdict
     from pathlib import Path
 
-    from neural.data import teacher_data
-    from neural.policies import pick_device
-    from neural.train import TrainingConfig, train_gnn
-    from stratpol.atomic import write_text_atomically
+    from neural.policies import pick_device, set_cpu_threads
+    from neural.train import TrainingConfig, train_on_generated
+    from stratpol.cache import cache_root
     from stratpol.generation import domain_folder
-    from stratpol.generation.size_csp import smallest_size
 
     folder = domain_folder(args.domain)
     pick_device(args.device)  # a missing CUDA device fails here, before any work
-    _torch_threads(args.threads)
-    smallest = smallest_size(folder.size_model) or 1
-    sizes = args.sizes or range(smallest, smallest + 12)
-    progress = lambda line: print(f"  {line}", file=sys.stderr, flush=True)
-    trajectories = teacher_data(folder.name, sizes, args.per_size, args.seed, args.planner, args.time_limit,
-                                heuristics=args.value == "q-heu", cache_dir=_cache_root() / "teacher",
-                                progress=progress)
-    if not trajectories:
-        raise InputError(f"{args.planner} solved no training instance of {folder.name} within {args.time_limit} s")
+    set_cpu_threads(args.threads)
     config = TrainingConfig(value=args.value, hidden=args.hidden, layers=args.layers, epochs=args.epochs,
                             batch_size=args.batch_size, seed=args.seed, device=args.device,
                             validate_every=args.validate_every, validation_instances=args.validation_instances,
                             validation_sizes=args.validation_sizes, patience=args.patience)
     out = Path(args.out)
-    report = train_gnn(folder.name, trajectories, config, out, progress)
-    write_text_atomically(out / "training.json", json.dumps(
-        {**asdict(report), "examples_per_second": report.examples_per_second}, indent=2) + "\n")
-    print(f"{folder.name} {args.value}: {len(trajectories)} instances (sizes {sizes.start}-{sizes.stop - 1}), "
+    report = train_on_generated(folder.name, config, out, args.sizes, args.per_size, args.planner, args.time_limit,
+                                cache_root() / "teacher",
+                                progress=lambda line: print(f"  {line}", file=sys.stderr, flush=True))
+    print(f"{folder.name} {args.value}: {report.instances} instances (sizes {min(report.sizes)}-{max(report.sizes)}), "
           f"{report.examples:,} examples, {report.parameters:,} parameters, device {report.device}")
     print(f"{len(report.epochs)} epochs in {report.seconds:.1f} s ({report.examples_per_second:,.0f} examples/s); "
           f"best validation {report.best_score:.2f} at epoch {report.best_epoch}; checkpoint in {out}")
@@ -467,9 +441,10 @@ def _bench(args: argparse.Namespace) -> int:
         print(bench.render_planning_benchmark(bench.planning_benchmark(args.time_limit, progress)))
         return 0
     if args.suite == "neural":
+        from neural.policies import set_cpu_threads
         from neural.timing import decision_times, render_decision_times
 
-        _torch_threads(args.threads)
+        set_cpu_threads(args.threads)
         for name in args.domains or ["blocksworld", "gripper", "logistics"]:
             rows = decision_times(name, range(10, args.max_size + 1, 10), device=args.device, progress=progress)
             print(render_decision_times(name, rows), flush=True)

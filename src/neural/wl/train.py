@@ -8,7 +8,6 @@ the weights (`xgb.ubj` or `lstm.pt`).
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
@@ -20,6 +19,7 @@ from neural.wl.features import ColourCounts, WLFeatures
 from neural.wl.models import EmbeddedTrajectory, FitReport, check_choice, load_model, new_model
 from neural.wl.splits import Split, default_setting, split_instances
 from stratpol.atomic import write_text_atomically
+from stratpol.cache import cache_root
 from stratpol.errors import InputError
 from stratpol.generation import domain_folder
 
@@ -28,7 +28,7 @@ FORMAT = 1
 
 
 def default_cache_dir() -> Path:
-    return Path(os.environ.get("STRATPOL_CACHE", Path.home() / ".cache" / "stratpol")) / "teacher"
+    return cache_root() / "teacher"
 
 
 @dataclass

@@ -10,7 +10,6 @@ methods only.
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
 from collections.abc import Callable
@@ -18,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from stratpol.atomic import write_text_atomically
+from stratpol.cache import cache_root
 from stratpol.errors import InputError
 from stratpol.evaluation.policies import GeneralPolicy
 from stratpol.experiment.config import ExperimentConfig, changed_settings, fingerprint, method_kind, size_range
@@ -59,11 +59,6 @@ class CellRow:
     artifact: str | None = None
     evaluation: str | None = None
     seconds: float = 0.0  # wall time of this cell (this run; a resumed cell counts only its resumed part)
-
-
-def cache_root() -> Path:
-    """Where plans, pools and teacher data are cached: $STRATPOL_CACHE or ~/.cache/stratpol."""
-    return Path(os.environ.get("STRATPOL_CACHE", Path.home() / ".cache" / "stratpol"))
 
 
 def training_settings(config: ExperimentConfig, cell: Cell) -> dict:
@@ -165,49 +160,35 @@ def _load_rules(cell: Cell, folder: Path) -> GeneralPolicy:
     return RulePolicy(read_policy(folder / "policy.txt"), vocabulary, seed=cell.seed, name=cell.method)
 
 
-def _torch_threads() -> None:
-    """One torch thread per worker: per-decision graphs are small, and workers already fill the cores."""
-    import torch
-
-    torch.set_num_threads(1)
-
-
 def _train_gnn(config: ExperimentConfig, cell: Cell, folder: Path, report) -> None:
-    from neural.data import teacher_data
-    from neural.train import TrainingConfig, train_gnn
-    from stratpol.generation.size_csp import smallest_size
+    from neural.policies import set_cpu_threads
+    from neural.train import TrainingConfig, train_on_generated
 
-    _torch_threads()
+    set_cpu_threads(1)
     gnn = config.gnn
-    domain = domain_folder(cell.domain)
-    smallest = smallest_size(domain.size_model) or 1
-    sizes = size_range(gnn.sizes[cell.domain]) if cell.domain in gnn.sizes else range(smallest, smallest + 12)
-    value = cell.method.removeprefix("gnn-")
-    trajectories = teacher_data(domain.name, sizes, gnn.per_size.get(cell.domain, 10), cell.seed, gnn.planner,
-                                gnn.time_limit, heuristics=value == "q-heu", cache_dir=cache_root() / "teacher",
-                                progress=report)
-    if not trajectories:
-        raise TrainingFailed(f"{gnn.planner} solved no training instance within {gnn.time_limit} s")
-    training = TrainingConfig(value=value, hidden=gnn.hidden, layers=gnn.layers, epochs=gnn.epochs,
-                              batch_size=gnn.batch_size, seed=cell.seed, device="cpu",
+    sizes = size_range(gnn.sizes[cell.domain]) if cell.domain in gnn.sizes else None
+    training = TrainingConfig(value=cell.method.removeprefix("gnn-"), hidden=gnn.hidden, layers=gnn.layers,
+                              epochs=gnn.epochs, batch_size=gnn.batch_size, seed=cell.seed, device="cpu",
                               validate_every=gnn.validate_every, validation_instances=gnn.validation_instances,
                               validation_sizes=gnn.validation_sizes)
-    train_gnn(domain.name, trajectories, training, folder, report)
+    train_on_generated(cell.domain, training, folder, sizes, gnn.per_size.get(cell.domain, 10), gnn.planner,
+                       gnn.time_limit, cache_root() / "teacher", report)
 
 
 def _load_gnn(cell: Cell, folder: Path) -> GeneralPolicy:
-    from neural.policies import load_gnn_policy
+    from neural.policies import load_gnn_policy, set_cpu_threads
 
-    _torch_threads()
+    set_cpu_threads(1)
     policy = load_gnn_policy(folder, device="cpu")
     policy.name = cell.method
     return policy
 
 
 def _train_wl(config: ExperimentConfig, cell: Cell, folder: Path, report) -> None:
+    from neural.policies import set_cpu_threads
     from neural.wl import train_wl
 
-    _torch_threads()
+    set_cpu_threads(1)
     wl = config.wl
     _, model, mode = cell.method.split("-")
     sizes = list(size_range(wl.sizes[cell.domain])) if cell.domain in wl.sizes else None
@@ -217,9 +198,10 @@ def _train_wl(config: ExperimentConfig, cell: Cell, folder: Path, report) -> Non
 
 
 def _load_wl(cell: Cell, folder: Path) -> GeneralPolicy:
+    from neural.policies import set_cpu_threads
     from neural.wl import load_wl_policy
 
-    _torch_threads()
+    set_cpu_threads(1)
     policy = load_wl_policy(folder)
     policy.name = cell.method
     return policy
