@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
+import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -421,9 +423,15 @@ def _plot(args: argparse.Namespace) -> int:
 def _experiment(args: argparse.Namespace) -> int:
     from stratpol.experiment import load_config, run_experiment
 
+    from stratpol.experiment.grid import WorkerDied
+
     config = load_config(args.config, out=args.out)
     progress = lambda line: print(f"  {line}", file=sys.stderr, flush=True)
-    result = run_experiment(config, jobs=args.jobs, cluster=args.cluster, progress=progress)
+    try:
+        result = run_experiment(config, jobs=args.jobs, cluster=args.cluster, progress=progress)
+    except WorkerDied as error:
+        print(f"stratpol: error: {error}", file=sys.stderr)
+        return 1
     print((config.out / "summary.md").read_text(), end="")
     grid = result.grid
     print(f"{len(grid.rows)} cells ({len(grid.computed)} run now, {len(grid.reused)} finished before); "
@@ -642,6 +650,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     silence_interpreter_exit()
     parser = build_parser()
     args = parser.parse_args(argv)
+    # `kill PID` (and a batch system's time limit) stops a run like Ctrl-C does, so that worker
+    # processes are stopped with it instead of running on orphaned
+    on_term = signal.signal(signal.SIGTERM, _interrupt) if threading.current_thread() is threading.main_thread() else None
     try:
         return args.run(args)
     except InputError as error:
@@ -653,6 +664,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # the reader went away (`stratpol ... | head`): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    finally:
+        if on_term is not None:
+            signal.signal(signal.SIGTERM, on_term)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 if __name__ == "__main__":

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+import time
 from dataclasses import asdict
 from pathlib import Path
 
@@ -130,3 +134,47 @@ def test_a_method_that_cannot_learn_fails_its_cell_not_the_grid(tiny, cache, tmp
     assert row.status.startswith("failed: ") and row.scale == 0 and row.evaluation is None
     assert not list((config.out / "artifacts").rglob("learned.json"))
     assert "| gripper | rules | 0 (failed) |" in (config.out / "summary.md").read_text()
+
+
+
+def _running_grid(tiny: Path, tmp_path: Path, psutil):
+    """`stratpol experiment --jobs 2` on a grid of long cells, in a subprocess, once its workers run."""
+    path = tmp_path / "long.toml"
+    path.write_text(tiny.read_text().replace('methods = ["rules", "lama-first"]', 'methods = ["lama-first"]')
+                    .replace('domains = ["gripper"]', 'domains = ["gripper", "ferry"]')
+                    .replace("max_size = 6 ", "max_size = 60")
+                    .replace('ipc_benchmarks = "ipc"', f'ipc_benchmarks = "{tiny.parent / "ipc"}"'))
+    command = [sys.executable, "-m", "stratpol.cli", "experiment", str(path), "--jobs", "2"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, "STRATPOL_CACHE": str(tmp_path / "cache")})
+    parent = psutil.Process(process.pid)
+    deadline = time.monotonic() + 120
+    while len(parent.children()) < 2 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    time.sleep(2)  # inside the cells
+    workers = [p for p in parent.children(recursive=True) if "loky.backend.popen" in " ".join(p.cmdline())]
+    assert len(workers) == 2, "the grid never started its workers"
+    return process, workers
+
+
+def test_a_terminated_experiment_stops_its_workers(tiny, tmp_path):
+    """`kill PID` (as a batch system's time limit sends) stops the cells' worker processes too."""
+    psutil = pytest.importorskip("psutil")
+    process, workers = _running_grid(tiny, tmp_path, psutil)
+    process.terminate()
+    _, errors = process.communicate(timeout=60)
+    assert process.returncode == 130, errors
+    assert errors.splitlines()[-1] == "stratpol: interrupted"
+    _, alive = psutil.wait_procs(workers, timeout=30)
+    assert not [w for w in alive if w.status() != psutil.STATUS_ZOMBIE]
+
+
+def test_a_killed_worker_ends_the_experiment_with_one_line(tiny, tmp_path):
+    psutil = pytest.importorskip("psutil")
+    process, workers = _running_grid(tiny, tmp_path, psutil)
+    workers[0].kill()
+    _, errors = process.communicate(timeout=60)
+    assert process.returncode == 1, errors
+    assert errors.splitlines()[-1].startswith("stratpol: error: a worker process died (")
+    assert errors.splitlines()[-1].endswith("run the same command to resume")
+    psutil.wait_procs(workers, timeout=30)

@@ -17,6 +17,10 @@ from stratpol.experiment.cells import Cell, CellRow, cell_fingerprint, run_cell
 from stratpol.experiment.config import ExperimentConfig
 
 
+class WorkerDied(RuntimeError):
+    """A local worker process was killed while it ran a cell (by a signal or for memory)."""
+
+
 @dataclass
 class GridResult:
     """The rows of every cell of the grid, and which of them this run computed."""
@@ -91,10 +95,16 @@ def _locally(config: ExperimentConfig, todo: list[Cell], jobs: int) -> Iterator[
             yield cell, run_cell(config, cell)
         return
     from joblib import Parallel, delayed
+    from joblib.externals.loky.process_executor import TerminatedWorkerError
 
     parallel = Parallel(n_jobs=jobs, return_as="generator_unordered")
-    for row in parallel(delayed(run_cell)(config, cell) for cell in todo):
-        yield Cell(row.domain, row.method, row.seed), row
+    try:
+        for row in parallel(delayed(run_cell)(config, cell) for cell in todo):
+            yield Cell(row.domain, row.method, row.seed), row
+    except TerminatedWorkerError as error:  # killed from outside, or out of memory
+        codes = str(error).rsplit("The exit codes of the workers are", 1)[-1].split("\n")[0].strip()
+        raise WorkerDied(f"a worker process died ({codes or 'no exit code'}); the finished cells are saved: "
+                         f"run the same command to resume") from None
 
 
 def _on_cluster(config: ExperimentConfig, todo: list[Cell], cluster) -> Iterator[tuple[Cell, CellRow]]:
