@@ -422,7 +422,6 @@ def _plot(args: argparse.Namespace) -> int:
 
 def _experiment(args: argparse.Namespace) -> int:
     from stratpol.experiment import load_config, run_experiment
-
     from stratpol.experiment.grid import WorkerDied
 
     config = load_config(args.config, out=args.out)
