@@ -83,3 +83,29 @@ def test_the_cli_prints_one_line_and_exits_with_2(tmp_path, capsys):
     assert main(["experiment", str(path)]) == 2
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and f"{path}: methods: unknown method 'rulez'" in error
+
+
+def test_an_ipc_set_must_define_the_generators_domain(tmp_path):
+    """IPC problems are read with the generator's domain file: another domain is refused, naming its file."""
+    from stratpol.generation import domain_folder
+
+    ferry = tmp_path / "ipc" / "ferry"
+    (ferry / "testing" / "easy").mkdir(parents=True)
+    ours = domain_folder("ferry").domain_file.read_text()
+    (ferry / "domain.pddl").write_text(";; a comment\n" + ours.upper().replace("\n", "\n  "))
+    assert load_config(_write(tmp_path, VALID)).ipc_folder("ferry") == ferry.resolve()
+    (ferry / "domain.pddl").write_text(ours.replace("(not (empty-ferry))", ""))
+    with pytest.raises(InputError, match="differs from .*ferry/domain.pddl") as caught:
+        load_config(_write(tmp_path, VALID))
+    assert caught.value.path == ferry.resolve() / "domain.pddl"
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.skipif(not (ROOT.parent / "shared" / "benchmarks").is_dir(), reason="../shared/benchmarks is not here")
+def test_the_shipped_configs_agree_with_the_ipc_domains():
+    configs = sorted((ROOT / "experiments").glob("*.toml"))
+    assert configs
+    for config in configs:
+        load_config(config)

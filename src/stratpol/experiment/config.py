@@ -223,8 +223,30 @@ def load_config(path: Path | str, out: Path | str | None = None) -> ExperimentCo
     wl = _wl(top.table("wl"))
     planner = _planner(top.table("planner"))
     top.finish()
-    return ExperimentConfig(name, path, out_path, domains, methods, tuple(seeds), jobs, cluster, evaluation, rules,
-                            gnn, wl, planner)
+    config = ExperimentConfig(name, path, out_path, domains, methods, tuple(seeds), jobs, cluster, evaluation, rules,
+                              gnn, wl, planner)
+    _check_ipc_domains(config)
+    return config
+
+
+def _check_ipc_domains(config: ExperimentConfig) -> None:
+    """IPC test problems are read with the generator's domain file (the one the policies learned on), so an
+    IPC set must define the same domain: the same expressions, up to comments, layout and case."""
+    from stratpol.generation import domain_folder
+    from stratpol.planning.sexpr import parse
+
+    for domain in config.domains:
+        folder = config.ipc_folder(domain)
+        if folder is None or not (folder / "domain.pddl").is_file():
+            continue
+        ours = domain_folder(domain).domain_file
+        try:
+            same = parse((folder / "domain.pddl").read_text()) == parse(ours.read_text())
+        except ValueError as error:
+            raise InputError(f"not valid PDDL: {error}", folder / "domain.pddl") from None
+        if not same:
+            raise InputError(f"differs from {ours}, with which the IPC problems would be read; "
+                             f"leave {domain} out or use another ipc_benchmarks", folder / "domain.pddl")
 
 
 def _check_domains(top: _Reader, domains: tuple[str, ...]) -> None:
