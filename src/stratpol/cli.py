@@ -15,6 +15,8 @@ from stratpol.errors import InputError
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from stratpol.experiment import ExperimentConfig
+
 
 class _Parser(argparse.ArgumentParser):
     """argparse, but a usage mistake is one line and exit code 2."""
@@ -425,6 +427,8 @@ def _experiment(args: argparse.Namespace) -> int:
     from stratpol.experiment.grid import WorkerDied
 
     config = load_config(args.config, out=args.out)
+    if args.status:
+        return _experiment_status(config)
     progress = lambda line: print(f"  {line}", file=sys.stderr, flush=True)
     try:
         result = run_experiment(config, jobs=args.jobs, cluster=args.cluster, progress=progress)
@@ -435,6 +439,22 @@ def _experiment(args: argparse.Namespace) -> int:
     grid = result.grid
     print(f"{len(grid.rows)} cells ({len(grid.computed)} run now, {len(grid.reused)} finished before); "
           f"tables and plots in {config.out}")
+    return 0
+
+
+def _experiment_status(config: ExperimentConfig) -> int:
+    from collections import Counter
+
+    from stratpol.experiment.grid import grid_status
+
+    statuses = grid_status(config)
+    width = max(len(s.cell.id) for s in statuses)
+    for status in statuses:
+        print(f"{status.cell.id:<{width}}  {status.state:<10}  {status.detail}".rstrip())
+    counts = Counter(s.state for s in statuses)
+    print(", ".join(f"{counts[state]} {state}" for state in ("finished", "failed", "evaluating", "trained", "training",
+                                                             "to run")
+                    if counts[state]) + f" (results in {config.out})")
     return 0
 
 
@@ -622,6 +642,8 @@ def build_parser() -> argparse.ArgumentParser:
                             help="Dask scheduler (tcp://host:8786) to run the cells on instead (default: the config's)")
     experiment.add_argument("--out", metavar="DIR", help="results folder (default: the config's out, or "
                                                          "results/<name> beside the config)")
+    experiment.add_argument("--status", action="store_true",
+                            help="print where each cell stands (finished, evaluating, trained, to run); run nothing")
     experiment.set_defaults(run=_experiment)
 
     bench = commands.add_parser("bench", help="measure speeds")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -178,3 +179,29 @@ def test_a_killed_worker_ends_the_experiment_with_one_line(tiny, tmp_path):
     assert errors.splitlines()[-1].startswith("stratpol: error: a worker process died (")
     assert errors.splitlines()[-1].endswith("run the same command to resume")
     psutil.wait_procs(workers, timeout=30)
+
+
+def test_status_tells_each_cells_stage_without_running_it(local, tmp_path, capsys):
+    import shutil
+
+    config, _ = local
+    out = tmp_path / "copy"
+    shutil.copytree(config.out, out)
+
+    def status() -> list[list[str]]:
+        assert main(["experiment", str(config.path), "--out", str(out), "--status"]) == 0
+        *cells, total = capsys.readouterr().out.splitlines()
+        assert total.endswith(f"(results in {out})")
+        return [re.split(r"\s{2,}", line)[:2] for line in cells]
+
+    assert status()[:2] == [["gripper.rules.s0", "finished"], ["gripper.lama-first.s0", "finished"]]
+    (out / "cells" / "gripper.rules.s0.json").unlink()  # stopped before its row was saved
+    assert status()[0] == ["gripper.rules.s0", "evaluating"]
+    for folder in (out / "evaluations").glob("gripper.rules.*"):
+        shutil.rmtree(folder)
+    assert status()[0] == ["gripper.rules.s0", "trained"]
+    next((out / "artifacts").rglob("learned.json")).unlink()
+    assert status()[0] == ["gripper.rules.s0", "training"]
+    shutil.rmtree(out / "artifacts")
+    assert status() == [["gripper.rules.s0", "to run"], ["gripper.lama-first.s0", "finished"]]
+    assert not (out / "artifacts").exists()

@@ -59,6 +59,43 @@ def save_row(config: ExperimentConfig, cell: Cell, row: CellRow) -> None:
     write_text_atomically(row_path(config, cell), json.dumps(asdict(row), indent=1) + "\n")
 
 
+@dataclass(frozen=True)
+class CellStatus:
+    """Where one cell stands, read from the results folder without running anything."""
+
+    cell: Cell
+    state: str  # "finished", "failed", "evaluating", "trained", "training" or "to run"
+    detail: str = ""
+
+
+def grid_status(config: ExperimentConfig) -> list[CellStatus]:
+    """Every cell of `config` in grid order: finished (with its scores), partly done, or not started."""
+    from stratpol.experiment.cells import LEARNED, artifact_folder, evaluation_folder
+    from stratpol.experiment.config import method_kind
+
+    statuses = []
+    for cell in cells(config):
+        row = finished_row(config, cell)
+        if row is not None:
+            failed = row.status != "ok"
+            detail = row.status.removeprefix("failed: ") if failed else \
+                f"Scale {row.scale}, SumCov {row.sum_coverage:.2f} ({row.seconds:.0f} s)"
+            statuses.append(CellStatus(cell, "failed" if failed else "finished", detail))
+            continue
+        runs = evaluation_folder(config, cell) / "runs.jsonl"
+        records = [json.loads(line) for line in runs.read_text().splitlines() if line.strip()] if runs.is_file() else []
+        if records:
+            detail = f"{len(records)} runs, sizes up to {max(r['size'] for r in records)}"
+            statuses.append(CellStatus(cell, "evaluating", detail))
+        elif method_kind(cell.method) != "planner" and (artifact_folder(config, cell) / LEARNED).is_file():
+            statuses.append(CellStatus(cell, "trained"))
+        elif method_kind(cell.method) != "planner" and artifact_folder(config, cell).is_dir():
+            statuses.append(CellStatus(cell, "training", "or stopped while training: a rerun trains it again"))
+        else:
+            statuses.append(CellStatus(cell, "to run"))
+    return statuses
+
+
 def run_grid(config: ExperimentConfig, jobs: int | None = None, cluster: str | None = None,
              progress: Callable[[str], None] = lambda line: None,
              on_row: Callable[[list[CellRow]], None] = lambda rows: None) -> GridResult:
