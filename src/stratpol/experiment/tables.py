@@ -22,6 +22,8 @@ class Summary:
     failed: int
     scale: float
     sum_coverage: float
+    sum_coverage_min: float  # over seeds: the spread that one seed hides
+    sum_coverage_max: float
     mean_plan_length: float | None
     learn_seconds: float | None
     decision_ms: float | None
@@ -32,7 +34,7 @@ class Summary:
 
 def _mean(values: Sequence[float | None]) -> float | None:
     present = [v for v in values if v is not None]
-    return mean(present) if present else None
+    return float(mean(present)) if present else None
 
 
 def summarise(rows: Sequence[CellRow]) -> list[Summary]:
@@ -45,7 +47,8 @@ def summarise(rows: Sequence[CellRow]) -> list[Summary]:
         ok = [r for r in group if r.status == "ok"]
         summaries.append(Summary(
             domain, method, len(group), len(group) - len(ok),
-            mean(r.scale for r in group), mean(r.sum_coverage for r in group),
+            float(mean(r.scale for r in group)), mean(r.sum_coverage for r in group),
+            min(r.sum_coverage for r in group), max(r.sum_coverage for r in group),
             _mean([r.mean_plan_length for r in ok]), _mean([r.learn_seconds for r in ok]),
             _mean([r.decision_ms for r in ok]), _mean([r.ipc_solved for r in ok]),
             next((r.ipc_total for r in ok if r.ipc_total is not None), None),
@@ -73,7 +76,10 @@ def markdown_table(summaries: Sequence[Summary]) -> str:
         elif s.failed:
             scale = f"{scale} ({s.failed}/{s.seeds} failed)"
         ipc = "-" if s.ipc_total is None else f"{_cell(s.ipc_solved, 1 if s.seeds > 1 else 0)}/{s.ipc_total}"
-        lines.append(f"| {s.domain} | {s.method} | {scale} | {s.sum_coverage:.2f} | {_cell(s.mean_plan_length)} | "
+        sum_coverage = f"{s.sum_coverage:.2f}"
+        if s.sum_coverage_min != s.sum_coverage_max:
+            sum_coverage += f" ({s.sum_coverage_min:.1f}-{s.sum_coverage_max:.1f})"
+        lines.append(f"| {s.domain} | {s.method} | {scale} | {sum_coverage} | {_cell(s.mean_plan_length)} | "
                      f"{ipc} | {_cell(s.ipc_mean_plan_length)} | {_cell(s.learn_seconds, 0)} | "
                      f"{_cell(s.decision_ms, 2)} |")
     return "\n".join(lines) + "\n"

@@ -1,0 +1,32 @@
+"""Summaries over seeds: means, the SumCov spread, failed seeds counted as zero."""
+
+from __future__ import annotations
+
+import pytest
+
+from stratpol.experiment.cells import CellRow
+from stratpol.experiment.tables import markdown_table, summarise
+
+
+def _row(method: str, seed: int, scale: int, sum_coverage: float, status: str = "ok", **more) -> CellRow:
+    return CellRow("ferry", method, seed, "f", status, scale=scale, sum_coverage=sum_coverage, **more)
+
+
+def test_seeds_are_averaged_and_their_spread_shown():
+    rows = [_row("gnn-v", 0, 30, 25.0, decision_ms=10.0, ipc_solved=9, ipc_total=10),
+            _row("gnn-v", 1, 20, 19.0, decision_ms=20.0, ipc_solved=7, ipc_total=10),
+            _row("rules", 0, 30, 28.0, ipc_solved=10, ipc_total=10)]
+    v, rules = summarise(rows)
+    assert (v.seeds, v.failed, v.scale, v.sum_coverage) == (2, 0, 25, 22.0)
+    assert (v.sum_coverage_min, v.sum_coverage_max) == (19.0, 25.0)
+    assert v.decision_ms == pytest.approx(15.0) and v.ipc_solved == 8 and v.ipc_total == 10
+    table = markdown_table([v, rules]).splitlines()
+    assert table[2] == "| ferry | gnn-v | 25.0 | 22.00 (19.0-25.0) | - | 8.0/10 | - | - | 15.00 |"
+    assert table[3] == "| ferry | rules | 30 | 28.00 | - | 10/10 | - | - | - |"
+
+
+def test_a_failed_seed_counts_as_zero_and_is_named():
+    rows = [_row("rules", 0, 30, 28.0), _row("rules", 1, 0, 0.0, status="failed: time limit")]
+    summary, = summarise(rows)
+    assert (summary.scale, summary.sum_coverage, summary.failed) == (15, 14.0, 1)
+    assert "| 15.0 (1/2 failed) | 14.00 (0.0-28.0) |" in markdown_table([summary])
