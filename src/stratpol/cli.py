@@ -445,16 +445,14 @@ def _experiment(args: argparse.Namespace) -> int:
 def _experiment_status(config: ExperimentConfig) -> int:
     from collections import Counter
 
-    from stratpol.experiment.grid import grid_status
+    from stratpol.experiment.grid import CELL_STATES, grid_status
 
     statuses = grid_status(config)
     width = max(len(s.cell.id) for s in statuses)
     for status in statuses:
         print(f"{status.cell.id:<{width}}  {status.state:<10}  {status.detail}".rstrip())
     counts = Counter(s.state for s in statuses)
-    print(", ".join(f"{counts[state]} {state}" for state in ("finished", "failed", "evaluating", "trained", "training",
-                                                             "to run")
-                    if counts[state]) + f" (results in {config.out})")
+    print(", ".join(f"{counts[state]} {state}" for state in CELL_STATES if counts[state]) + f" (results in {config.out})")
     return 0
 
 

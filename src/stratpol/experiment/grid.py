@@ -59,12 +59,15 @@ def save_row(config: ExperimentConfig, cell: Cell, row: CellRow) -> None:
     write_text_atomically(row_path(config, cell), json.dumps(asdict(row), indent=1) + "\n")
 
 
+CELL_STATES = ("finished", "failed", "evaluating", "trained", "training", "to run")
+
+
 @dataclass(frozen=True)
 class CellStatus:
     """Where one cell stands, read from the results folder without running anything."""
 
     cell: Cell
-    state: str  # "finished", "failed", "evaluating", "trained", "training" or "to run"
+    state: str  # one of CELL_STATES
     detail: str = ""
 
 
