@@ -30,3 +30,11 @@ def test_a_failed_seed_counts_as_zero_and_is_named():
     summary, = summarise(rows)
     assert (summary.scale, summary.sum_coverage, summary.failed) == (15, 14.0, 1)
     assert "| 15.0 (1/2 failed) | 14.00 (0.0-28.0) |" in markdown_table([summary])
+
+
+def test_the_bar_chart_draws_the_spread_over_seeds(tmp_path):
+    from stratpol.experiment.tables import write_plots
+
+    rows = [_row("gnn-v", 0, 30, 25.0), _row("gnn-v", 1, 20, 19.0), _row("rules", 0, 30, 28.0)]
+    written = write_plots([], summarise(rows), tmp_path)
+    assert written == [tmp_path / "sumcov.png"] and written[0].stat().st_size > 0

@@ -139,7 +139,7 @@ def write_plots(rows: Sequence[CellRow], summaries: Sequence[Summary], out: Path
 
 
 def _bar_chart(summaries: Sequence[Summary], path: Path) -> None:
-    """SumCov per domain, one bar per method."""
+    """SumCov per domain, one bar per method (the mean over seeds, with their range as an error bar)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -149,12 +149,18 @@ def _bar_chart(summaries: Sequence[Summary], path: Path) -> None:
 
     domains = list(dict.fromkeys(s.domain for s in summaries))
     methods = list(dict.fromkeys(s.method for s in summaries))
-    value = {(s.domain, s.method): s.sum_coverage for s in summaries}
+    found = {(s.domain, s.method): s for s in summaries}
+    value = {key: s.sum_coverage for key, s in found.items()}
     width = 0.8 / len(methods)
     figure, axes = plt.subplots(figsize=(max(6.0, 1.6 * len(domains) * max(1, len(methods)) / 3), 4))
     for i, method in enumerate(methods):
         xs = [d + (i - (len(methods) - 1) / 2) * width for d in range(len(domains))]
-        axes.bar(xs, [value.get((domain, method), 0.0) for domain in domains], width, label=method)
+        bars = [found.get((domain, method)) for domain in domains]
+        heights = [0.0 if b is None else b.sum_coverage for b in bars]
+        spread = [[0.0 if b is None else b.sum_coverage - b.sum_coverage_min for b in bars],
+                  [0.0 if b is None else b.sum_coverage_max - b.sum_coverage for b in bars]]
+        axes.bar(xs, heights, width, label=method, yerr=spread if any(map(any, spread)) else None,
+                 error_kw={"elinewidth": 0.8, "capsize": 1.5})
     axes.set_xticks(range(len(domains)), domains)
     axes.set(ylabel="SumCov (statistical coverage summed over sizes)", title="Scaling evaluation")
     axes.set_ylim(0, 1.25 * max([*value.values(), 1.0]))  # headroom for the legend above the bars
