@@ -87,12 +87,13 @@ def grid_status(config: ExperimentConfig) -> list[CellStatus]:
             continue
         runs = evaluation_folder(config, cell) / "runs.jsonl"
         records = [json.loads(line) for line in runs.read_text().splitlines() if line.strip()] if runs.is_file() else []
+        artifact = None if method_kind(cell.method) == "planner" else artifact_folder(config, cell)
         if records:
             detail = f"{len(records)} runs, sizes up to {max(r['size'] for r in records)}"
             statuses.append(CellStatus(cell, "evaluating", detail))
-        elif method_kind(cell.method) != "planner" and (artifact_folder(config, cell) / LEARNED).is_file():
+        elif artifact is not None and (artifact / LEARNED).is_file():
             statuses.append(CellStatus(cell, "trained"))
-        elif method_kind(cell.method) != "planner" and artifact_folder(config, cell).is_dir():
+        elif artifact is not None and artifact.is_dir():
             statuses.append(CellStatus(cell, "training", "or stopped while training: a rerun trains it again"))
         else:
             statuses.append(CellStatus(cell, "to run"))

@@ -150,7 +150,6 @@ def _bar_chart(summaries: Sequence[Summary], path: Path) -> None:
     domains = list(dict.fromkeys(s.domain for s in summaries))
     methods = list(dict.fromkeys(s.method for s in summaries))
     found = {(s.domain, s.method): s for s in summaries}
-    value = {key: s.sum_coverage for key, s in found.items()}
     width = 0.8 / len(methods)
     figure, axes = plt.subplots(figsize=(max(6.0, 1.6 * len(domains) * max(1, len(methods)) / 3), 4))
     for i, method in enumerate(methods):
@@ -163,6 +162,6 @@ def _bar_chart(summaries: Sequence[Summary], path: Path) -> None:
                  error_kw={"elinewidth": 0.8, "capsize": 1.5})
     axes.set_xticks(range(len(domains)), domains)
     axes.set(ylabel="SumCov (statistical coverage summed over sizes)", title="Scaling evaluation")
-    axes.set_ylim(0, 1.25 * max([*value.values(), 1.0]))  # headroom for the legend above the bars
+    axes.set_ylim(0, 1.25 * max([*(s.sum_coverage_max for s in summaries), 1.0]))  # headroom for the legend
     axes.legend(fontsize=7, ncols=min(4, len(methods)), loc="upper center")
     save_figure(figure, path)
