@@ -190,41 +190,66 @@ def _training_instances(args: argparse.Namespace, domain):
     return [domain.instance_from_text(text) for text in default_training_texts(domain_folder(args.domain), args.seed)]
 
 
+def _learning_domain(args: argparse.Namespace):
+    """The domain to learn and its settings name: with --instances, a domain.pddl in that folder
+    or up to two folders above it (the layout of IPC and gp2024 sets) is the one the problems
+    were written for, and its folder names the settings; otherwise the registry's domain."""
+    from pathlib import Path
+
+    from stratpol.planning import Domain
+
+    if args.instances and not (args.domain.endswith(".pddl") or Path(args.domain).is_file()):
+        folder = Path(args.instances).resolve()
+        for candidate in (folder, *list(folder.parents)[:2]):
+            if (candidate / "domain.pddl").is_file():
+                return Domain(candidate / "domain.pddl"), args.domain
+    domain = _domain(args.domain)
+    name = domain.path.parent.name if args.domain.endswith(".pddl") or Path(args.domain).is_file() else args.domain
+    return domain, name
+
+
 def _learn(args: argparse.Namespace) -> int:
+    import dataclasses
     from pathlib import Path
 
     from stratpol.atomic import write_text_atomically
     from stratpol.cache import cache_root
     from stratpol.features import Vocabulary, load_grammar
+    from stratpol.learning.settings import learning_settings
     from stratpol.learning.teacher import Teacher
     from stratpol.learning.wrapper import LearningFailure, learn_policy
     from stratpol.planning.planners import planner
     from stratpol.policy.dlplan_format import format_dlplan
     from stratpol.policy.text import format_policy, write_policy
 
-    planner(args.planner)  # an unknown name fails here, before any work
-    grammar = load_grammar(args.grammar)
-    domain = _domain(args.domain)
+    domain, name = _learning_domain(args)
+    settings = learning_settings(name)
+    overrides = {key: value for key, value in (("grammar", args.grammar), ("teacher", args.planner),
+                                               ("strategy", args.strategy), ("dead_ends", args.dead_ends))
+                 if value is not None}
+    settings = dataclasses.replace(settings, **overrides)
+    for teacher_name in settings.teacher.split("+"):
+        planner(teacher_name)  # an unknown name fails here, before any work
+    grammar = load_grammar(settings.grammar)
+    if args.pool_time_limit is not None:
+        grammar = dataclasses.replace(grammar, time_limit=args.pool_time_limit)
     instances = _training_instances(args, domain)
     cache = cache_root()
     vocabulary = Vocabulary(domain)
+    print(f"# {name}: grammar {settings.grammar} (complexity {grammar.complexity_limit}), teacher {settings.teacher}, "
+          f"strategy {settings.strategy}, dead-end tests {'on' if settings.dead_ends else 'off'}", file=sys.stderr)
     try:
-        result = learn_policy(instances, vocabulary, grammar, Teacher(args.planner, cache_dir=cache / "plans"),
-                              seed=args.seed, cache_dir=cache / "pools",
+        result = learn_policy(instances, vocabulary, grammar, Teacher(settings.teacher, cache_dir=cache / "plans"),
+                              seed=args.seed, cache_dir=cache / "pools", time_limit=args.time_limit,
+                              strategy=settings.strategy, dead_ends=settings.dead_ends,
                               progress=lambda line: print(f"  {line}", file=sys.stderr))
     except LearningFailure as failure:
         print(f"stratpol: learning failed: {failure}", file=sys.stderr)
         return 1
     print(format_policy(result.policy), end="")
     _print_certificate(result.policy)
-    stats = result.statistics
-    phases = ", ".join(f"{phase} {seconds:.2f} s" for phase, seconds in stats.seconds.items())
-    dropped = f" ({stats.dropped} without a teacher plan dropped)" if stats.dropped else ""
-    print(f"\n# {stats.instances} instances{dropped}, {stats.states:,} states, pool {stats.pool:,} features, "
-          f"|X+| = {stats.good}, |X-| = {stats.bad}, |H| = {stats.requirements}, "
-          f"{stats.outer_iterations} outer / {stats.inner_iterations} inner iterations, "
-          f"{stats.teacher_calls} teacher calls")
-    print(f"# time: {phases}")
+    print()
+    print(result.statistics.describe())
     print(f"# verified on all {len(result.verifications)} training instances")
     if args.out:
         out = Path(args.out)
@@ -481,11 +506,11 @@ def _bench(args: argparse.Namespace) -> int:
     unknown = [n for n in names if not (root / n / "domain.pddl").is_file()]
     if unknown:
         raise InputError(f"no training set for {', '.join(unknown)}", root)
-    def show(row) -> None:  # each domain's row as soon as it is done: a long run can be cut off
-        print(bench.render_learning_benchmark([row]).splitlines()[1], flush=True)
+    def show(row) -> None:  # each domain's rows as soon as it is done: a long run can be cut off
+        print("\n".join(bench.render_learning_benchmark([row]).splitlines()[1:]), flush=True)
 
     print(bench.render_learning_benchmark([]), flush=True)
-    bench.learning_benchmark(root, names, args.time_limit, args.learn_time_limit, progress, show)
+    bench.learning_benchmark(root, names, args.time_limit, args.learn_time_limit, args.jobs, progress, show)
     return 0
 
 
@@ -538,8 +563,20 @@ def build_parser() -> argparse.ArgumentParser:
     learn = commands.add_parser("learn", help="learn a general rule policy for a domain (GENEX + WRAPPER)")
     learn.add_argument("domain", help="domain name (see `stratpol domains`) or domain.pddl")
     learn.add_argument("--instances", metavar="DIR", help="training problems (default: generated small instances)")
-    learn.add_argument("--grammar", default="default", metavar="NAME", help="feature grammar (default: default)")
-    learn.add_argument("--planner", default="siw", metavar="P", help="teacher planner (default: siw)")
+    learn.add_argument("--grammar", metavar="NAME",
+                       help="feature grammar (default: the domain's entry in learning_settings.toml, else default)")
+    learn.add_argument("--planner", metavar="P",
+                       help="teacher planner; a+b asks b where a fails (default: the domain's settings, else "
+                            "lapkt-siw+bfws)")
+    learn.add_argument("--strategy", choices=["S1", "S2"],
+                       help="S1 then S2 when S1 fails, or S2 from the start (default: the domain's settings)")
+    learn.add_argument("--dead-ends", action=argparse.BooleanOptionalAction, default=None,
+                       help="test every state verification reaches for being a dead end (default: the domain's "
+                            "settings)")
+    learn.add_argument("--time-limit", type=float, metavar="S",
+                       help="seconds for the whole learning run; the pool gets what is left of them (default: none)")
+    learn.add_argument("--pool-time-limit", type=int, metavar="S",
+                       help="seconds for generating the feature pool (default: the grammar's, 14,400)")
     learn.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default: 0)")
     learn.add_argument("--out", metavar="FILE", help="save the policy (FILE, and FILE.dlplan in dlplan's format)")
     learn.set_defaults(run=_learn)
@@ -652,13 +689,15 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--benchmarks", default="../shared/benchmarks/gp2024", metavar="DIR",
                        help="learning: folder of <domain>/{domain.pddl,training,testing} (default: ../shared/benchmarks/gp2024)")
     bench.add_argument("--domains", nargs="*", metavar="NAME",
-                       help="learning: which domains (default: all 14); neural: default blocksworld gripper logistics")
+                       help="learning: which domains (default: the 20 of the paper's Table 1); neural: default blocksworld gripper logistics")
     bench.add_argument("--max-size", type=_positive, default=50, metavar="N",
                        help="neural: sizes 10, 20, ... up to N (default: 50)")
     bench.add_argument("--device", default="auto", help="neural: auto, cpu or cuda (default: auto)")
     bench.add_argument("--threads", type=_positive, default=1, metavar="T", help="neural: torch CPU threads (default: 1)")
-    bench.add_argument("--learn-time-limit", type=float, default=300.0, metavar="S",
-                       help="learning: seconds per domain (default: 300)")
+    bench.add_argument("--learn-time-limit", type=float, metavar="S",
+                       help="learning: seconds per domain, feature pool included (default: none)")
+    bench.add_argument("--jobs", type=_positive, default=1, metavar="J",
+                       help="learning: domains learned in parallel processes (default: 1)")
     bench.set_defaults(run=_bench)
     return parser
 

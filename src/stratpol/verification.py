@@ -44,11 +44,12 @@ CompatibleSuccessors = Callable[[State], Sequence[Successor]]
 
 
 def verify(instance: Instance, compatible: CompatibleSuccessors, max_states: int | None = None,
-           dead_end_time_limit: float = 10.0) -> Verification:
+           dead_end_time_limit: float = 10.0, is_dead_end: Callable[[State], bool] | None = None) -> Verification:
     """Depth-first over every compatible transition; stops at the first witness.
 
     A state with no compatible successor is reported a dead end only if that is proven,
-    otherwise the policy is not closed there.
+    otherwise the policy is not closed there. With `is_dead_end`, every reached non-goal state
+    is tested first, so the witness ends at the first dead end the policy walks into.
     """
     start = instance.initial_state
     on_path: dict[State, int] = {}
@@ -60,6 +61,8 @@ def verify(instance: Instance, compatible: CompatibleSuccessors, max_states: int
         if instance.is_goal(state):
             done.add(state)
             return None
+        if is_dead_end is not None and is_dead_end(state):
+            return _failed(Failure.DEAD_END)
         targets = [s.state for s in compatible(state)]
         if not targets:
             dead = solvability(instance, state, time_limit=dead_end_time_limit) is Solvability.DEAD_END

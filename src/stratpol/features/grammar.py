@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,7 +35,7 @@ class Grammar:
     complexity_limit: int = 15
     max_depth: int | None = 5
     feature_limit: int = 1_000_000
-    time_limit: int = 3600
+    time_limit: int = 14_400  # seconds; a pool cut by it is reported as truncated
     constructors: dict[str, bool] = field(default_factory=dict)
 
     def generator_arguments(self) -> dict[str, object]:
@@ -50,11 +51,12 @@ class Grammar:
         return arguments
 
 
-_KEYS = {"complexity_limit", "max_depth", "feature_limit", "time_limit", "constructors"}
+_KEYS = {"extends", "complexity_limit", "max_depth", "feature_limit", "time_limit", "constructors"}
 
 
-def load_grammar(name_or_path: str | Path) -> Grammar:
-    """A grammar by name (`feature_grammars/<name>.toml`) or by path; overrides on top of defaults."""
+def load_grammar(name_or_path: str | Path, _seen: tuple[Path, ...] = ()) -> Grammar:
+    """A grammar by name (`feature_grammars/<name>.toml`) or by path; overrides on top of defaults,
+    or on top of the grammar named by its `extends` key."""
     path = Path(name_or_path)
     if path.suffix != ".toml":
         path = grammars_root() / f"{name_or_path}.toml"
@@ -67,14 +69,27 @@ def load_grammar(name_or_path: str | Path) -> Grammar:
     unknown = set(data) - _KEYS
     if unknown:
         raise InputError(f"unknown keys {sorted(unknown)} (known: {sorted(_KEYS)})", path)
-    constructors = data.get("constructors", {})
+    base = Grammar(name=path.stem)
+    if "extends" in data:
+        if not isinstance(data["extends"], str):
+            raise InputError("extends must name a grammar", path)
+        if path.resolve() in _seen:
+            raise InputError(f"grammar extends itself through {data['extends']!r}", path)
+        parent = Path(data["extends"])
+        parent = parent if parent.suffix == ".toml" else path.parent / f"{data['extends']}.toml"
+        base = load_grammar(parent, (*_seen, path.resolve()))
+    constructors = {**base.constructors, **data.get("constructors", {})}
     wrong = set(constructors) - set(CONSTRUCTORS)
     if wrong:
         raise InputError(f"unknown constructors {sorted(wrong)} (known: {', '.join(CONSTRUCTORS)})", path)
     if not all(isinstance(v, bool) for v in constructors.values()):
         raise InputError("constructor switches must be true or false", path)
     fields = {k: data[k] for k in ("complexity_limit", "max_depth", "feature_limit", "time_limit") if k in data}
+    if fields.get("max_depth") is False:  # TOML has no null: `max_depth = false` means no depth bound
+        fields["max_depth"] = None
     for key, value in fields.items():
-        if not isinstance(value, int) or value < 0:
+        if key == "max_depth" and value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise InputError(f"{key} must be a non-negative integer, not {value!r}", path)
-    return Grammar(name=path.stem, constructors=dict(constructors), **fields)
+    return dataclasses.replace(base, name=path.stem, constructors=constructors, **fields)

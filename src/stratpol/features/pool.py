@@ -6,9 +6,11 @@ states), so an interrupted or repeated run does not generate the same pool twice
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import re
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,10 +21,11 @@ from stratpol.atomic import write_text_atomically
 from stratpol.features.grammar import Grammar
 from stratpol.features.vocabulary import InstanceBridge, Vocabulary
 from stratpol.planning import State
-from stratpol.planning.quiet import silenced_stdout
+from stratpol.planning.quiet import captured_stdout
 from stratpol.policy import Kind
 
 # elements without sub-expressions: their depth is 0
+_LEVEL = re.compile(r"\] Complexity (\d+):")  # dlplan's log line after it finished a complexity level
 _PRIMITIVES = ("c_primitive", "r_primitive", "c_top", "c_bot", "r_top", "c_one_of", "b_nullary")
 
 
@@ -61,11 +64,31 @@ def expression_depth(expression: str) -> int:
     return depth
 
 
+@dataclass(frozen=True)
+class PoolGeneration:
+    """How a pool was generated: on how many states, in how long, and whether a limit cut it.
+
+    `complexity_reached` is the last complexity level dlplan finished; `truncated` names the
+    limit that stopped it ("time limit" or "feature limit"), None when the pool is complete.
+    """
+
+    states: int = 0
+    seconds: float = 0.0
+    complexity_reached: int = 0
+    truncated: str | None = None
+
+    def describe(self) -> str:
+        cut = "complete" if self.truncated is None else \
+            f"TRUNCATED by the {self.truncated} after complexity {self.complexity_reached}"
+        return f"{cut}, {self.states:,} states, {self.seconds:.1f} s"
+
+
 @dataclass
 class FeaturePool:
     """Features ordered by (complexity, generation order): "earlier" breaks pruning ties."""
 
     features: list[PoolFeature]
+    generation: PoolGeneration = field(default_factory=PoolGeneration)
 
     def __len__(self) -> int:
         return len(self.features)
@@ -79,12 +102,12 @@ class FeaturePool:
 
 def _pool_key(vocabulary: Vocabulary, grammar: Grammar, bridges_and_states: Sequence[tuple[InstanceBridge, State]]) -> str:
     digest = hashlib.sha256()
-    payload = {
-        "grammar": [grammar.complexity_limit, grammar.max_depth, grammar.feature_limit, grammar.time_limit,
+    payload = {  # the time limit is not part of the key: a complete pool serves any limit
+        "grammar": [grammar.complexity_limit, grammar.max_depth, grammar.feature_limit,
                     sorted(grammar.constructors.items())],
         "domain": vocabulary.domain.text,
         "goal_predicates": list(vocabulary.goal_predicates),
-        "depth": 2,  # version of expression_depth: cached pools of an older count are stale
+        "format": 3,  # expression_depth version 2, generation record: older cached pools are stale
     }
     digest.update(json.dumps(payload, sort_keys=True).encode())
     seen_instances = set()
@@ -98,24 +121,40 @@ def _pool_key(vocabulary: Vocabulary, grammar: Grammar, bridges_and_states: Sequ
 
 def generate_pool(vocabulary: Vocabulary, states: Sequence[tuple[InstanceBridge, State]], grammar: Grammar,
                   cache_dir: Path | None = None) -> FeaturePool:
-    """The features of `grammar` that dlplan distinguishes on `states`, deeper ones dropped."""
+    """The features of `grammar` that dlplan distinguishes on `states`, deeper ones dropped.
+
+    A cached pool is reused unless it was cut by a time limit shorter than `grammar`'s.
+    """
     path = None
     if cache_dir is not None:
         path = Path(cache_dir) / f"pool-{_pool_key(vocabulary, grammar, states)}.json"
         if path.is_file():
-            return _load(vocabulary, json.loads(path.read_text()))
+            cached = _load(vocabulary, json.loads(path.read_text()))
+            if cached.generation.truncated != "time limit" or cached.generation.seconds >= grammar.time_limit:
+                return cached
+    started = time.perf_counter()
     dlplan_states = [bridge.state(state) for bridge, state in states]
-    with silenced_stdout():
-        booleans, numericals, _, _ = generate_features(vocabulary.factory, dlplan_states,
-                                                       **grammar.generator_arguments())
+    with captured_stdout() as log:
+        booleans, numericals, concepts, roles = generate_features(vocabulary.factory, dlplan_states,
+                                                                  **grammar.generator_arguments())
+    seconds = time.perf_counter() - started
+    levels = [int(level) for level in _LEVEL.findall(log[0])]
+    reached = max(levels, default=0)
+    truncated = None
+    if len(booleans) + len(numericals) + len(concepts) + len(roles) >= grammar.feature_limit:
+        truncated = "feature limit"  # dlplan counts every element it keeps, concepts and roles too
+    elif reached < grammar.complexity_limit:
+        truncated = "time limit"
     generated = [(Kind.BOOLEAN, b) for b in booleans] + [(Kind.NUMERICAL, n) for n in numericals]
     features = [PoolFeature(kind, str(element), element.compute_complexity(), element) for kind, element in generated]
     if grammar.max_depth is not None:
         features = [f for f in features if f.depth <= grammar.max_depth]
     order = sorted(range(len(features)), key=lambda i: (features[i].complexity, i))
-    pool = FeaturePool([features[i] for i in order])
+    generation = PoolGeneration(len(dlplan_states), seconds, reached, truncated)
+    pool = FeaturePool([features[i] for i in order], generation)
     if path is not None:
-        record = [{"kind": f.kind.value, "description": f.description} for f in pool]
+        record = {"generation": dataclasses.asdict(generation),
+                  "features": [{"kind": f.kind.value, "description": f.description} for f in pool]}
         write_text_atomically(path, json.dumps(record))
     return pool
 
@@ -130,5 +169,6 @@ def parse_feature(vocabulary: Vocabulary, kind: Kind, description: str) -> PoolF
     return PoolFeature(kind, str(element), element.compute_complexity(), element)
 
 
-def _load(vocabulary: Vocabulary, record: list[dict]) -> FeaturePool:
-    return FeaturePool([parse_feature(vocabulary, Kind(r["kind"]), r["description"]) for r in record])
+def _load(vocabulary: Vocabulary, record: dict) -> FeaturePool:
+    features = [parse_feature(vocabulary, Kind(r["kind"]), r["description"]) for r in record["features"]]
+    return FeaturePool(features, PoolGeneration(**record["generation"]))

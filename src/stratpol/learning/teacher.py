@@ -30,8 +30,8 @@ class Teacher:
     """A planner used as teacher, with a plan cache; `cache_dir` None keeps plans in memory only."""
 
     def __init__(self, planner_name: str = "siw", time_limit: float = 60.0, cache_dir: Path | None = None) -> None:
-        self.planner_name = planner_name
-        self._solve = planner(planner_name)
+        self.planner_name = planner_name  # "a+b": b is asked where a finds no plan (the published "siw+bfws")
+        self._planners = [planner(name) for name in planner_name.split("+")]
         self.time_limit = time_limit
         self.cache_dir = None if cache_dir is None else Path(cache_dir)
         self.calls = 0
@@ -46,8 +46,8 @@ class Teacher:
     def advise(self, instance: Instance, start: State | None = None) -> Advice:
         """A plan from `start` (the initial state by default), or a proven dead end, or unknown.
 
-        An incomplete planner that gives up is followed by the proven dead-end test of the
-        planning core, whose search also yields a plan when the state is alive.
+        Each planner of the chain is asked until one finds a plan, then lazy GBFS; where all give
+        up, the proven dead-end test of the planning core decides.
         """
         start = instance.initial_state if start is None else start
         if instance.is_goal(start):
@@ -59,9 +59,10 @@ class Teacher:
                 return Advice(Solvability.DEAD_END)
             return Advice(Solvability.ALIVE, _states(instance, start, parse_plan(text)))
         self.calls += 1
-        result = self._solve(instance, start=start, time_limit=self.time_limit)
-        if result.status is not SearchStatus.SOLVED and result.status is not SearchStatus.UNSOLVABLE:
-            result = gbfs(instance, start=start, time_limit=self.time_limit)
+        for solve in (*self._planners, gbfs):
+            result = solve(instance, start=start, time_limit=self.time_limit)
+            if result.status is SearchStatus.SOLVED or result.status is SearchStatus.UNSOLVABLE:
+                break
         if result.status is SearchStatus.SOLVED:
             if path is not None:
                 write_text_atomically(path, format_plan(result.plan, result.cost))

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from stratpol.features import FeatureTable, Grammar, Vocabulary, generate_pool, prune_equivalent
+from stratpol.features import FeatureTable, Grammar, PoolGeneration, Vocabulary, generate_pool, prune_equivalent
 from stratpol.features.policy_evaluator import PolicyEvaluator
 from stratpol.features.vocabulary import InstanceBridge
 from stratpol.learning.genex import GenexFailure, genex
@@ -26,14 +26,17 @@ from stratpol.learning.projection import projected_policy, transition_values
 from stratpol.learning.simplification import simplify_policy
 from stratpol.learning.teacher import Teacher
 from stratpol.planning import Instance, State
-from stratpol.planning.dead_ends import Solvability
+from stratpol.planning.dead_ends import Solvability, solvability
 from stratpol.policy import Policy
 from stratpol.termination import stratification_certificate
 from stratpol.verification import Failure, Verification, verify
 
 
 class LearningFailure(Exception):
-    """The learner could not produce a policy; the message says why (as Table 2 of the paper)."""
+    """The learner could not produce a policy; the message says why (as Table 2 of the paper).
+    `statistics` holds what the learner had counted when it stopped."""
+
+    statistics: LearningStatistics | None = None
 
 
 class LearningTimeout(LearningFailure):
@@ -42,20 +45,41 @@ class LearningTimeout(LearningFailure):
 
 @dataclass
 class LearningStatistics:
-    instances: int = 0
+    """The columns of the GENEX paper's Table 1; |X+|, |X-|, |H|, |Q'| and Inner* are those of the
+    last outer iteration."""
+
+    instances: int = 0  # |Q|: training instances with a usable example plan
     dropped: int = 0  # training instances without a teacher plan
-    states: int = 0
+    states: int = 0  # |S|: states seen (plan states and states added by repairs)
     pool: int = 0
+    pool_generation: PoolGeneration = field(default_factory=PoolGeneration)
+    strategy: str = "S1"
     good: int = 0
     bad: int = 0
     requirements: int = 0
     outer_iterations: int = 0
     inner_iterations: int = 0
+    last_subset: int = 0  # |Q'|
+    last_inner: int = 0  # Inner*
     teacher_calls: int = 0
     seconds: dict[str, float] = field(default_factory=dict)
 
     def add_time(self, phase: str, started: float) -> None:
         self.seconds[phase] = self.seconds.get(phase, 0.0) + time.perf_counter() - started
+
+    @property
+    def total_seconds(self) -> float:
+        return sum(self.seconds.values())
+
+    def describe(self) -> str:
+        """Two comment lines: the counts of Table 1, then the seconds per phase."""
+        dropped = f" ({self.dropped} without a teacher plan dropped)" if self.dropped else ""
+        phases = ", ".join(f"{phase} {seconds:.2f} s" for phase, seconds in self.seconds.items())
+        return (f"# {self.instances} instances{dropped}, {self.states:,} states, pool {self.pool:,} features "
+                f"({self.pool_generation.describe()}), strategy {self.strategy}, {self.outer_iterations} outer / "
+                f"{self.inner_iterations} inner iterations; last: |Q'| = {self.last_subset}, inner* = "
+                f"{self.last_inner}, |X+| = {self.good}, |X-| = {self.bad}, |H| = {self.requirements}; "
+                f"{self.teacher_calls} teacher calls\n# time: {phases}, total {self.total_seconds:.2f} s")
 
 
 @dataclass(frozen=True)
@@ -92,7 +116,11 @@ class _Rows:
 
 @dataclass
 class _Example:
-    """One training instance: its plan, good and bad transitions, relevant states (as rows)."""
+    """One training instance: its plan, good and bad transitions, relevant states (as rows).
+
+    Each outer iteration starts again from the plan (as the published learner does): repairs
+    made for one Q' do not carry over to the next.
+    """
 
     instance: Instance
     bridge: InstanceBridge
@@ -101,16 +129,40 @@ class _Example:
     bad: list[tuple[int, int]] = field(default_factory=list)
     relevant: list[int] = field(default_factory=list)
 
+    def restart(self) -> None:
+        self.good, self.bad, self.relevant = list(zip(self.plan, self.plan[1:])), [], self.plan[:-1]
+
 
 def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar: Grammar, teacher: Teacher,
                  seed: int = 0, cache_dir: Path | None = None, max_outer: int | None = None,
                  verify_max_states: int = 200_000, time_limit: float | None = None, simplify: bool = True,
+                 strategy: str = "S1", dead_ends: bool = False,
                  progress: Callable[[str], None] = lambda message: None) -> WrapperResult:
-    """Algorithm 2 on the training instances `instances`; LearningFailure past `time_limit` seconds."""
-    statistics = LearningStatistics()
+    """Algorithm 2 on the training instances `instances`.
+
+    `time_limit` bounds the whole run (LearningTimeout past it): the pool gets the grammar's time
+    limit or what is left of this one, and a pool cut by a limit is reported in the statistics. `strategy` "S1" runs S1
+    and then S2 (the paper), "S2" starts with S2; `dead_ends` tests every state verification
+    reaches for being a dead end (the published --deadends).
+    """
+    if strategy not in ("S1", "S2"):
+        raise ValueError(f"strategy must be S1 or S2, not {strategy!r}")
+    statistics = LearningStatistics(strategy=strategy)
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    try:
+        return _wrapper(instances, vocabulary, grammar, teacher, seed, cache_dir, max_outer, verify_max_states,
+                        deadline, simplify, dead_ends, statistics, progress)
+    except LearningFailure as failure:
+        statistics.teacher_calls = teacher.calls
+        failure.statistics = statistics
+        raise
+
+
+def _wrapper(instances: Sequence[Instance], vocabulary: Vocabulary, grammar: Grammar, teacher: Teacher, seed: int,
+             cache_dir: Path | None, max_outer: int | None, verify_max_states: int, deadline: float | None,
+             simplify: bool, dead_ends: bool, statistics: LearningStatistics,
+             progress: Callable[[str], None]) -> WrapperResult:
     started = time.perf_counter()
-    deadline = None if time_limit is None else started + time_limit
-    examples: list[_Example] = []
     pending: list[tuple[Instance, tuple[State, ...]]] = []
     for number, instance in enumerate(instances, start=1):
         progress(f"teacher plan {number}/{len(instances)}: {instance.name}")
@@ -125,42 +177,53 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
         pending.append((instance, states))
     if not pending:
         raise LearningFailure("no training instance has a usable example plan")
-    pending.sort(key=lambda item: (-len(item[1]), item[0].name))
+    # longest plan first; equal lengths by file name (problem names can repeat across files)
+    pending.sort(key=lambda item: (-len(item[1]), item[0].source_name))
     statistics.add_time("plans", started)
 
     started = time.perf_counter()
     bridges = [vocabulary.bridge(instance) for instance, _ in pending]
     plan_states = [(bridge, s) for bridge, (_, states) in zip(bridges, pending) for s in states]
-    if time_limit is not None and time_limit < grammar.time_limit:  # the pool shares the budget
-        grammar = dataclasses.replace(grammar, time_limit=max(1, int(time_limit / 2)))
+    if deadline is not None:  # the pool gets what is left of the time limit, and says so if it is cut
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            raise LearningTimeout("time limit reached before the feature pool")
+        if left < grammar.time_limit:
+            grammar = dataclasses.replace(grammar, time_limit=max(1, int(left)))
+    progress(f"feature pool: generating on {len(plan_states):,} plan states (complexity {grammar.complexity_limit})")
     pool = generate_pool(vocabulary, plan_states, grammar, cache_dir=cache_dir)
+    statistics.pool_generation = pool.generation
     rows = _Rows(pool)
+    examples = []
     for number, ((instance, states), bridge) in enumerate(zip(pending, bridges)):
-        plan = [rows.row(number, bridge, s) for s in states]
-        examples.append(_Example(instance, bridge, plan, list(zip(plan, plan[1:])), [], plan[:-1]))
+        examples.append(_Example(instance, bridge, [rows.row(number, bridge, s) for s in states]))
     statistics.instances, statistics.pool = len(examples), len(pool)
     statistics.add_time("pool", started)
-    progress(f"feature pool: {len(pool):,} features over {len(plan_states):,} plan states")
+    progress(f"feature pool: {len(pool):,} features ({pool.generation.describe()})")
 
-    strategy, subset = "S1", [0]
+    dead_end_test = _DeadEnds() if dead_ends else None
+    subset = [0]
     outer_limit = max_outer if max_outer is not None else len(examples) + len(examples) ** 2
     while statistics.outer_iterations < outer_limit:
         statistics.outer_iterations += 1
+        for example in examples:
+            example.restart()
         try:
             policy = _inner_loop(examples, subset, rows, vocabulary, teacher, seed, statistics,
-                                 verify_max_states, deadline, simplify, progress)
+                                 verify_max_states, deadline, simplify, dead_end_test, progress)
         except LearningFailure as failure:
-            if strategy == "S2" or isinstance(failure, LearningTimeout):
+            if statistics.strategy == "S2" or isinstance(failure, LearningTimeout):
                 raise
-            progress("strategy S1 failed; switching to S2")
-            strategy, subset = "S2", [0]
+            progress(f"strategy S1 failed ({failure}); switching to S2")
+            statistics.strategy, subset = "S2", [0]
             continue
         started = time.perf_counter()
         evaluator = PolicyEvaluator(policy, vocabulary)
         verifications, failing = [], None
         for number, example in enumerate(examples):
             result = verify(example.instance, evaluator.on(example.instance).compatible_successors,
-                            max_states=verify_max_states)
+                            max_states=verify_max_states,
+                            is_dead_end=None if dead_end_test is None else dead_end_test.on(example.instance))
             verifications.append(result)
             if not result.solved:
                 failing = number
@@ -170,14 +233,31 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
             statistics.states = len(rows.entries)
             statistics.teacher_calls = teacher.calls
             return WrapperResult(policy, statistics, tuple(verifications), tuple(e.instance.name for e in examples))
-        progress(f"outer {statistics.outer_iterations}: policy fails on {examples[failing].instance.name}")
-        subset = _next_subset(strategy, subset, failing, len(examples))
+        progress(f"outer {statistics.outer_iterations}: policy fails on {examples[failing].instance.source_name}")
+        subset = _next_subset(statistics.strategy, subset, failing, len(examples))
         if subset is None:
-            if strategy == "S2":
+            if statistics.strategy == "S2":
                 break
             progress("strategy S1 exhausted; switching to S2")
-            strategy, subset = "S2", [0]
+            statistics.strategy, subset = "S2", [0]
     raise LearningFailure("no more training subsets: the policies found do not solve all training instances")
+
+
+class _DeadEnds:
+    """The proven dead-end test of every state verification reaches, memoised per state."""
+
+    def __init__(self, time_limit: float = 10.0) -> None:
+        self.time_limit = time_limit
+        self._known: dict[State, bool] = {}
+
+    def on(self, instance: Instance) -> Callable[[State], bool]:
+        def test(state: State) -> bool:
+            known = self._known.get(state)
+            if known is None:
+                known = solvability(instance, state, time_limit=self.time_limit) is Solvability.DEAD_END
+                self._known[state] = known
+            return known
+        return test
 
 
 def _next_subset(strategy: str, subset: list[int], failing: int, count: int) -> list[int] | None:
@@ -192,23 +272,29 @@ def _next_subset(strategy: str, subset: list[int], failing: int, count: int) -> 
 
 def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, vocabulary: Vocabulary,
                 teacher: Teacher, seed: int, statistics: LearningStatistics, verify_max_states: int,
-                deadline: float | None, simplify: bool, progress: Callable[[str], None]) -> Policy:
+                deadline: float | None, simplify: bool, dead_end_test: _DeadEnds | None,
+                progress: Callable[[str], None]) -> Policy:
     """GENEX and repairs until the policy solves the instances in `subset`."""
+    statistics.last_subset, statistics.last_inner = len(subset), 0
     while True:
         if deadline is not None and time.perf_counter() > deadline:
             raise LearningTimeout("time limit reached")
         statistics.inner_iterations += 1
+        statistics.last_inner += 1
         started = time.perf_counter()
         chosen = [examples[i] for i in subset]
         good = [pair for e in chosen for pair in e.good]
         bad = [pair for e in chosen for pair in e.bad]
         goal_pairs = [(e.plan[-1], r) for e in chosen for r in e.relevant]
         table = rows.table()
+        statistics.states = len(rows.entries)
         columns = prune_equivalent(table, np.array(good))
         reduced = LearningExamples.of(table.subset(columns), good, bad, goal_pairs)
         problem = build_problem(reduced)
-        result = genex(reduced, problem, seed=seed)
         statistics.good, statistics.bad, statistics.requirements = len(good), len(bad), problem.size
+        statistics.add_time("preprocessing", started)
+        started = time.perf_counter()
+        result = genex(reduced, problem, seed=seed)
         statistics.add_time("genex", started)
         if isinstance(result, GenexFailure):
             raise LearningFailure(f"GENEX: {result.describe()}")
@@ -219,7 +305,7 @@ def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, vocabu
         if simplify:
             policy = simplify_policy(policy, certified.certificate, 1, transition_values(reduced, policy, bad))
         progress(f"inner {statistics.inner_iterations}: {len(policy.features)} features, {len(policy.rules)} rules, "
-                 f"|X+| = {len(good)}, |X-| = {len(bad)}")
+                 f"|Q'| = {len(subset)}, |X+| = {len(good)}, |X-| = {len(bad)}, pruned pool {len(columns):,}")
 
         started = time.perf_counter()
         evaluator = PolicyEvaluator(policy, vocabulary)
@@ -227,7 +313,8 @@ def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, vocabu
         for number in subset:
             example = examples[number]
             check = verify(example.instance, evaluator.on(example.instance).compatible_successors,
-                           max_states=verify_max_states)
+                           max_states=verify_max_states,
+                           is_dead_end=None if dead_end_test is None else dead_end_test.on(example.instance))
             if check.solved:
                 continue
             repaired = True
@@ -249,10 +336,10 @@ def _repair(example: _Example, number: int, check: Verification, rows: _Rows, te
             example.relevant.append(path[-1])
             return
         if advice.verdict is Solvability.UNKNOWN:
-            raise LearningFailure(f"{example.instance.name}: a state could be neither solved nor proven a dead end")
+            raise LearningFailure(f"{example.instance.source_name}: a state could be neither solved nor proven a dead end")
     elif check.failure is not Failure.DEAD_END:
-        raise LearningFailure(f"{example.instance.name}: verification ended with {check.failure.value}")
+        raise LearningFailure(f"{example.instance.source_name}: verification ended with {check.failure.value}")
     if len(path) < 2:
-        raise LearningFailure(f"{example.instance.name}: the initial state is a dead end")
+        raise LearningFailure(f"{example.instance.source_name}: the initial state is a dead end")
     example.bad.append((path[-2], path[-1]))
     example.relevant.extend(r for r in path[:-1] if r not in example.relevant)

@@ -103,13 +103,13 @@ def fast_downward_paths() -> FastDownwardPaths:
 
 
 @dataclass(frozen=True)
-class _Finished:
+class Finished:
     code: int | None  # None: killed by our wall-clock limit
     output: str
 
 
-def _run(command: list[str], cwd: str, wall_limit: float | None, input_text: str | None = None,
-         memory_limit_mb: int | None = None) -> _Finished:
+def run_limited(command: list[str], cwd: str, wall_limit: float | None, input_text: str | None = None,
+                memory_limit_mb: int | None = None) -> Finished:
     """Run `command` in its own session; kill its whole process group at the wall limit or on error.
 
     A memory limit is set on the child with prlimit before it gets its input: unlike a
@@ -133,8 +133,8 @@ def _run(command: list[str], cwd: str, wall_limit: float | None, input_text: str
         except subprocess.TimeoutExpired:
             _kill_group(process)
             output, _ = process.communicate()
-            return _Finished(None, output.decode(errors="replace"))
-        return _Finished(process.returncode, output.decode(errors="replace"))
+            return Finished(None, output.decode(errors="replace"))
+        return Finished(process.returncode, output.decode(errors="replace"))
     finally:
         if process.poll() is None:
             _kill_group(process)
@@ -224,7 +224,7 @@ def run_fast_downward(instance: Instance, config: str, start: State | None = Non
         else:
             command += [str(domain_file), str(problem_file), "--search", config]
         wall_limit = None if time_limit is None else time_limit + _WALL_GRACE_SECONDS
-        finished = _run(command, work, wall_limit)
+        finished = run_limited(command, work, wall_limit)
         expanded = _last_expanded(finished.output)
         code = finished.code
         if code is None or code in _LIMIT or (code in _KILLED_BY_LIMIT and time_limit is not None):
@@ -261,17 +261,22 @@ def _best_plan_text(plan_file: Path) -> str | None:
 
 
 def _read_fd_plan(instance: Instance, text: str, start: State) -> tuple[tuple[GroundAction, ...], float]:
-    """Our ground actions for an FD plan file, and its cost.
-
-    FD lower-cases every name while pymimir keeps the case of the PDDL, so each step is matched,
-    ignoring case, against the actions applicable where the plan has got to. A step that matches
-    none means FD and pymimir disagree about the task: RuntimeError.
-    """
+    """Our ground actions for an FD plan file, and its cost (see `follow_plan_text`)."""
     cost_match = _PLAN_COST.search(text)
     if cost_match is None:
         raise RuntimeError(f"incomplete Fast Downward plan file (no '; cost = ' line):\n{_tail(text)}")
+    return follow_plan_text(instance, text, start, "Fast Downward"), float(cost_match.group(1))
+
+
+def follow_plan_text(instance: Instance, text: str, start: State, planner: str) -> tuple[GroundAction, ...]:
+    """Our ground actions for an external planner's IPC plan text.
+
+    External planners lower-case every name while pymimir keeps the case of the PDDL, so each
+    step is matched, ignoring case, against the actions applicable where the plan has got to. A
+    step that matches none means the planner and pymimir disagree about the task: RuntimeError.
+    """
     state, plan = start, []
-    for number, step in enumerate(parse_plan(text, "<fast downward plan>"), start=1):
+    for number, step in enumerate(parse_plan(text, f"<{planner} plan>"), start=1):
         wanted = (step.name.lower(), tuple(a.lower() for a in step.args))
         for action in instance.applicable_actions(state):
             if (action.name.lower(), tuple(a.lower() for a in action.args)) == wanted:
@@ -279,9 +284,9 @@ def _read_fd_plan(instance: Instance, text: str, start: State) -> tuple[tuple[Gr
                 state = instance.apply(state, action)[0]
                 break
         else:
-            raise RuntimeError(f"step {number} of Fast Downward's plan, {step}, is not applicable in "
-                               f"{instance.name} where the plan has got to: FD and pymimir disagree")
-    return tuple(plan), float(cost_match.group(1))
+            raise RuntimeError(f"step {number} of {planner}'s plan, {step}, is not applicable in "
+                               f"{instance.name} where the plan has got to: {planner} and pymimir disagree")
+    return tuple(plan)
 
 
 def lama_first(instance: Instance, start: State | None = None, time_limit: float | None = None,
@@ -366,7 +371,7 @@ class LmcutEvaluator:
             # Keep variables that no goal depends on, so every reachable fluent atom has a home.
             command += [str(domain_file), str(problem_file), "--translate-options", "--keep-unimportant-variables"]
             wall = None if self.time_limit is None else self.time_limit + _WALL_GRACE_SECONDS
-            finished = _run(command, work, wall)
+            finished = run_limited(command, work, wall)
             if finished.code != 0 or not sas_file.exists():
                 raise _failure("the Fast Downward translator", finished.code, finished.output)
             trivial = _TRIVIAL_TASK.search(finished.output)
@@ -470,7 +475,7 @@ class LmcutEvaluator:
         sas = self.sas_for(state)
         with tempfile.TemporaryDirectory(prefix="stratpol-lmcut-") as work:
             command = [self._binary, "--search", self.SEARCH, "--internal-plan-file", str(Path(work, "plan"))]
-            finished = _run(command, work, self.time_limit, input_text=sas, memory_limit_mb=self.memory_limit_mb)
+            finished = run_limited(command, work, self.time_limit, input_text=sas, memory_limit_mb=self.memory_limit_mb)
         match = _INITIAL_LMCUT.search(finished.output)
         if finished.code not in (0, 11, 12, 13) or match is None:
             if finished.code is None:

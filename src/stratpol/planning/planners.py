@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import partial
 
 from stratpol.errors import InputError
-from stratpol.planning import fast_downward, search
+from stratpol.planning import fast_downward, lapkt, search
 from stratpol.planning.search import Planner
 
 PLANNERS: dict[str, Planner] = {
@@ -17,6 +17,8 @@ PLANNERS: dict[str, Planner] = {
     "astar": search.astar,  # A* with hmax
     "astar-blind": partial(search.astar, heuristic="blind"),
     "bfs": search.breadth_first,
+    "lapkt-siw": lapkt.lapkt_siw,  # LAPKT's SIW(2), the GENEX paper's teacher
+    "bfws": lapkt.lapkt_bfws,  # LAPKT's DUAL-BFWS
     "lama-first": fast_downward.lama_first,
     "astar-lmcut": fast_downward.astar_lmcut,
     "fd-opt": fast_downward.merge_and_shrink,

@@ -7,6 +7,7 @@ import contextlib
 import ctypes
 import os
 import sys
+import tempfile
 from collections.abc import Iterator
 
 _libc = ctypes.CDLL(None)
@@ -27,6 +28,26 @@ def silenced_stdout() -> Iterator[None]:
         _libc.fflush(None)
         os.dup2(saved, 1)
         os.close(saved)
+
+
+@contextlib.contextmanager
+def captured_stdout() -> Iterator[list[str]]:
+    """Collect everything written to file descriptor 1 inside the block; the yielded list holds
+    the text once the block has ended."""
+    captured: list[str] = []
+    with tempfile.TemporaryFile(mode="w+b") as sink:
+        sys.stdout.flush()
+        _libc.fflush(None)
+        saved = os.dup(1)
+        os.dup2(sink.fileno(), 1)
+        try:
+            yield captured
+        finally:
+            _libc.fflush(None)
+            os.dup2(saved, 1)
+            os.close(saved)
+            sink.seek(0)
+            captured.append(sink.read().decode(errors="replace"))
 
 
 def _close_stderr() -> None:

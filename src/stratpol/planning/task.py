@@ -231,6 +231,12 @@ class Instance:
     # -- states -------------------------------------------------------------------------------
 
     @property
+    def source_name(self) -> str:
+        """The problem file's name, or the problem's name for a problem given as text: public
+        training sets reuse problem names across files (all 8-puzzle files are n-puzzle-3)."""
+        return self.path.name if self.path is not None else self.name
+
+    @property
     def initial_state(self) -> State:
         return self._initial
 

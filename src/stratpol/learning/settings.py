@@ -1,0 +1,69 @@
+"""Per-domain learning settings: the GENEX paper's published flags, as data (`learning_settings.toml`).
+
+`stratpol learn DOMAIN` and `stratpol bench learning` read the entry of DOMAIN, so that a run on
+the published training set reproduces the published run without extra flags.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from stratpol.errors import InputError
+
+STRATEGIES = ("S1", "S2")
+
+
+@dataclass(frozen=True)
+class LearningSettings:
+    """How WRAPPER learns one domain.
+
+    grammar: feature grammar name (`feature_grammars/<grammar>.toml`) or path.
+    teacher: planner for example plans and repairs; "a+b" asks b where a finds no plan.
+    strategy: "S1" runs S1, then S2 when S1 fails (the paper); "S2" starts with S2.
+    dead_ends: verification tests every reached state for being a dead end, so a repair marks the
+        transition into the first dead end as bad; otherwise only states without a compatible
+        successor are tested.
+    """
+
+    grammar: str = "default"
+    teacher: str = "lapkt-siw+bfws"
+    strategy: str = "S1"
+    dead_ends: bool = False
+
+
+def settings_path() -> Path:
+    # src/stratpol/learning_settings.toml links to the top-level file; a wheel carries a copy
+    return Path(__file__).resolve().parents[1] / "learning_settings.toml"
+
+
+def learning_settings(domain: str, path: Path | None = None) -> LearningSettings:
+    """The settings of `domain`: its entry in the settings file over the file's defaults."""
+    path = settings_path() if path is None else Path(path)
+    try:
+        data = tomllib.loads(path.read_text())
+    except FileNotFoundError:
+        raise InputError("learning settings file not found", path) from None
+    except tomllib.TOMLDecodeError as error:
+        raise InputError(f"not valid TOML: {error}", path) from None
+    unknown = set(data) - {"default", "domains"}
+    if unknown:
+        raise InputError(f"unknown tables {sorted(unknown)} (known: default, domains)", path)
+    settings = _apply(LearningSettings(), data.get("default", {}), path, "default")
+    return _apply(settings, data.get("domains", {}).get(domain, {}), path, f"domains.{domain}")
+
+
+def _apply(settings: LearningSettings, table: dict, path: Path, where: str) -> LearningSettings:
+    fields = {f.name: f for f in dataclasses.fields(LearningSettings)}
+    unknown = set(table) - set(fields)
+    if unknown:
+        raise InputError(f"[{where}]: unknown keys {sorted(unknown)} (known: {', '.join(fields)})", path)
+    for key, value in table.items():
+        expected = bool if key == "dead_ends" else str
+        if not isinstance(value, expected):
+            raise InputError(f"[{where}]: {key} must be a {expected.__name__}, not {value!r}", path)
+    if table.get("strategy", settings.strategy) not in STRATEGIES:
+        raise InputError(f"[{where}]: strategy must be one of {', '.join(STRATEGIES)}", path)
+    return dataclasses.replace(settings, **table)
