@@ -121,6 +121,24 @@ def test_learn_gripper_prints_a_certified_policy(tmp_path):
     assert check.returncode == 0
 
 
+@pytest.mark.skipif(not (ROOT.parent / "shared" / "benchmarks" / "gp2024").is_dir(), reason="no ../shared/benchmarks")
+def test_learn_on_the_published_training_set_reproduces_its_table_1_row(tmp_path):
+    # the domain file comes from the training set's folder, the settings from learning_settings.toml
+    easy = ROOT.parent / "shared" / "benchmarks" / "gp2024" / "gripper" / "training" / "easy"
+    run = subprocess.run([sys.executable, "-m", "stratpol.cli", "learn", "gripper", "--instances", str(easy)],
+                         capture_output=True, text=True, timeout=600,
+                         env={**__import__("os").environ, "STRATPOL_CACHE": str(tmp_path / "cache")})
+    assert run.returncode == 0, run.stderr
+    assert "teacher lapkt-siw+bfws, strategy S1" in run.stderr
+    # the paper's row: |Q| 5, |S| 60, |F| 6,154, S1, 1/1, |X+| 19, |X-| 0, |H| 38, |G| 3, |r| 4
+    assert "# 5 instances, 60 states, pool 6,154 features (complete, 60 states" in run.stdout
+    assert "strategy S1, 1 outer / 1 inner iterations" in run.stdout
+    assert "|X+| = 19, |X-| = 0, |H| = 38" in run.stdout
+    policy = run.stdout.split("\n\n")[1]
+    features = [line for line in run.stdout.splitlines() if line.startswith(("numerical ", "boolean "))]
+    assert policy.count(" -> ") == 4 and len(features) == 3
+
+
 @pytest.mark.parametrize("args", [
     ["generate", "gripper", "--size", "6", "--count", "0", "--out", "x"],
     ["evaluate", "--planner", "gbfs", "--domain", "gripper", "--jobs", "0", "--out", "x"],

@@ -97,7 +97,7 @@ class _Rows:
         self.pool = list(pool)
         self.index: dict[tuple[int, int], int] = {}
         self.entries: list[tuple[InstanceBridge, State]] = []
-        self.values = np.zeros((0, len(self.pool)), dtype=np.int64)
+        self.values = np.zeros((0, len(self.pool)), dtype=np.int32)
 
     def row(self, instance: int, bridge: InstanceBridge, state: State) -> int:
         key = (instance, state.index)
