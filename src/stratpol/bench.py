@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from collections import deque
 from collections.abc import Callable
@@ -189,10 +190,16 @@ def learning_benchmark(benchmarks: Path, names: list[str], test_time_limit: floa
 
     rows = []
     for row in Parallel(n_jobs=jobs, return_as="generator")(
-            delayed(learn_and_test)(benchmarks, name, test_time_limit, learn_time_limit) for name in names):
+            delayed(learn_and_test)(benchmarks, name, test_time_limit, learn_time_limit, _to_stderr)
+            for name in names):
         rows.append(row)
         on_row(row)
     return rows
+
+
+def _to_stderr(line: str) -> None:
+    """Progress of a worker process (a closure cannot travel to one): its stderr is the terminal's."""
+    print(f"  {line}", file=sys.stderr, flush=True)
 
 
 def learn_and_test(benchmarks: Path, name: str, test_time_limit: float = 60.0, learn_time_limit: float | None = None,
