@@ -208,10 +208,9 @@ def learn_and_test(benchmarks: Path, name: str, test_time_limit: float = 60.0, l
     from stratpol.cache import cache_root
     from stratpol.errors import InputError
     from stratpol.evaluation import RulePolicy, run
-    from stratpol.features import Vocabulary, load_grammar
+    from stratpol.features import Vocabulary
     from stratpol.learning.settings import learning_settings
-    from stratpol.learning.teacher import Teacher
-    from stratpol.learning.wrapper import LearningFailure, learn_policy
+    from stratpol.learning.wrapper import LearningFailure, learn_with_settings
     from stratpol.planning import Domain
 
     folder = Path(benchmarks) / name
@@ -219,18 +218,15 @@ def learn_and_test(benchmarks: Path, name: str, test_time_limit: float = 60.0, l
     training_folder = folder / "training" / "easy" if (folder / "training" / "easy").is_dir() else folder / "training"
     training = sorted(p for p in training_folder.rglob("*.pddl") if p.name != "domain.pddl")
     settings = learning_settings(name)
-    progress(f"{name}: learning on {len(training)} instances ({settings})")
+    progress(f"{name}: learning on {len(training)} instances ({settings.describe()})")
     started = time.perf_counter()
     vocabulary = Vocabulary(domain)
-    cache = cache_root()
     try:
         instances = [domain.load_instance(p) for p in training]
-        result = learn_policy(instances, vocabulary, load_grammar(settings.grammar),
-                              Teacher(settings.teacher, cache_dir=cache / "plans"), cache_dir=cache / "pools",
-                              time_limit=learn_time_limit, strategy=settings.strategy, dead_ends=settings.dead_ends,
-                              progress=lambda line: progress(f"{name}: {line}"))
+        result = learn_with_settings(instances, vocabulary, settings, cache_root(), time_limit=learn_time_limit,
+                                     progress=lambda line: progress(f"{name}: {line}"))
     except (LearningFailure, InputError) as failure:
-        statistics = getattr(failure, "statistics", LearningStatistics())
+        statistics = getattr(failure, "statistics", None) or LearningStatistics()
         return LearningRow(name, f"failed: {failure}", time.perf_counter() - started, statistics)
     seconds = time.perf_counter() - started
     test_folder = folder / "testing"
@@ -277,7 +273,8 @@ def render_learning_benchmark(rows: list[LearningRow], with_paper: bool = True) 
             f"{q.inner_iterations:>5}{q.last_subset:>5}{q.last_inner:>4}{q.good:>5}{q.bad:>5}{q.requirements:>5}"
             f"{r.features:>4}{r.rules:>4}{seconds.get('plans', 0):>9.1f}{seconds.get('pool', 0):>9.1f}"
             f"{seconds.get('preprocessing', 0):>8.1f}{seconds.get('genex', 0):>8.1f}"
-            f"{seconds.get('verification', 0):>8.1f}{r.seconds:>9.1f}  {coverage:>5}  {r.status}{_failures(r.test_failures)}")
+            f"{seconds.get('verification', 0):>8.1f}{r.seconds:>9.1f}  {coverage:>5}  {r.status}"
+            f"{_failures(r.test_failures)}")
         paper = PAPER.get(r.domain) if with_paper else None
         if paper is not None:
             lines.append(

@@ -198,14 +198,15 @@ def _learning_domain(args: argparse.Namespace):
 
     from stratpol.planning import Domain
 
-    if args.instances and not (args.domain.endswith(".pddl") or Path(args.domain).is_file()):
+    if args.domain.endswith(".pddl") or Path(args.domain).is_file():
+        domain = Domain(args.domain)
+        return domain, domain.path.parent.name
+    if args.instances:
         folder = Path(args.instances).resolve()
         for candidate in (folder, *list(folder.parents)[:2]):
             if (candidate / "domain.pddl").is_file():
                 return Domain(candidate / "domain.pddl"), args.domain
-    domain = _domain(args.domain)
-    name = domain.path.parent.name if args.domain.endswith(".pddl") or Path(args.domain).is_file() else args.domain
-    return domain, name
+    return _domain(args.domain), args.domain
 
 
 def _learn(args: argparse.Namespace) -> int:
@@ -216,33 +217,25 @@ def _learn(args: argparse.Namespace) -> int:
     from stratpol.cache import cache_root
     from stratpol.features import Vocabulary, load_grammar
     from stratpol.learning.settings import learning_settings
-    from stratpol.learning.teacher import Teacher
-    from stratpol.learning.wrapper import LearningFailure, learn_policy
-    from stratpol.planning.planners import planner
+    from stratpol.learning.wrapper import LearningFailure, learn_with_settings
+    from stratpol.planning.planners import planner_chain
     from stratpol.policy.dlplan_format import format_dlplan
     from stratpol.policy.text import format_policy, write_policy
 
     domain, name = _learning_domain(args)
-    settings = learning_settings(name)
     overrides = {key: value for key, value in (("grammar", args.grammar), ("teacher", args.planner),
                                                ("strategy", args.strategy), ("dead_ends", args.dead_ends))
                  if value is not None}
-    settings = dataclasses.replace(settings, **overrides)
-    for teacher_name in settings.teacher.split("+"):
-        planner(teacher_name)  # an unknown name fails here, before any work
-    grammar = load_grammar(settings.grammar)
-    if args.pool_time_limit is not None:
-        grammar = dataclasses.replace(grammar, time_limit=args.pool_time_limit)
+    settings = dataclasses.replace(learning_settings(name), **overrides)
+    planner_chain(settings.teacher)  # an unknown planner or grammar fails here, before any work
+    load_grammar(settings.grammar)
     instances = _training_instances(args, domain)
-    cache = cache_root()
     vocabulary = Vocabulary(domain)
-    print(f"# {name}: grammar {settings.grammar} (complexity {grammar.complexity_limit}), teacher {settings.teacher}, "
-          f"strategy {settings.strategy}, dead-end tests {'on' if settings.dead_ends else 'off'}", file=sys.stderr)
+    print(f"# {name}: {settings.describe()}", file=sys.stderr)
     try:
-        result = learn_policy(instances, vocabulary, grammar, Teacher(settings.teacher, cache_dir=cache / "plans"),
-                              seed=args.seed, cache_dir=cache / "pools", time_limit=args.time_limit,
-                              strategy=settings.strategy, dead_ends=settings.dead_ends,
-                              progress=lambda line: print(f"  {line}", file=sys.stderr))
+        result = learn_with_settings(instances, vocabulary, settings, cache_root(), seed=args.seed,
+                                     time_limit=args.time_limit, pool_time_limit=args.pool_time_limit,
+                                     progress=lambda line: print(f"  {line}", file=sys.stderr))
     except LearningFailure as failure:
         print(f"stratpol: learning failed: {failure}", file=sys.stderr)
         return 1

@@ -42,6 +42,14 @@ def test_a_valid_config_parses_with_paths_relative_to_the_file(tmp_path):
     assert config.gnn.epochs == 3 and config.gnn.sizes == {"gripper": "5:8"} and config.gnn.layers == 16
 
 
+def test_a_teacher_chain_is_a_teacher_and_a_wrong_planner_in_it_is_named(tmp_path):
+    config = load_config(_write(tmp_path, VALID + '[rules]\nteacher = "lapkt-siw+bfws"\n'))
+    assert config.rules.teacher == "lapkt-siw+bfws"
+    path = _write(tmp_path, VALID + '[rules]\nteacher = "lapkt-siw+bfwz"\n')
+    with pytest.raises(InputError, match="rules.teacher: unknown planner in 'lapkt-siw\\+bfwz'"):
+        load_config(path)
+
+
 def test_every_known_method_has_a_kind():
     assert all(method_kind(m) is not None for m in KNOWN_METHODS)
     assert method_kind("gnn-x") is None and method_kind("wl-xgb-sideways") is None

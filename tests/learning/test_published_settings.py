@@ -21,7 +21,7 @@ from stratpol.learning.settings import LearningSettings, learning_settings
 from stratpol.learning.teacher import Teacher
 from stratpol.planning import Domain
 from stratpol.planning.dead_ends import Solvability
-from stratpol.planning.planners import planner
+from stratpol.planning.planners import planner, planner_chain
 from stratpol.planning.plans import validate_plan
 from stratpol.planning.search import SearchStatus
 
@@ -46,8 +46,7 @@ def test_published_settings_per_domain():
     for name in ("barman-1cocktail-1shot", "zenotravel-1plane", "8puzzle-1tile", "logistics-1truck"):
         settings = learning_settings(name)
         load_grammar(settings.grammar)
-        for teacher in settings.teacher.split("+"):
-            planner(teacher)
+        planner_chain(settings.teacher)
 
 
 @pytest.mark.parametrize("text, problem", [

@@ -289,12 +289,14 @@ def _evaluation(table: _Reader, base: Path) -> EvaluationConfig:
 
 
 def _rules(table: _Reader) -> RulesConfig:
-    from stratpol.planning.planners import PLANNERS
+    from stratpol.planning.planners import PLANNERS, planner_chain
 
     default = RulesConfig()
     teacher = table.get("teacher", str, default.teacher)
-    if teacher not in PLANNERS:
-        table.fail("teacher", f"unknown planner {teacher!r} (known: {', '.join(PLANNERS)})")
+    try:
+        planner_chain(teacher)  # "a+b" chains as `stratpol learn --planner` takes them
+    except InputError:
+        table.fail("teacher", f"unknown planner in {teacher!r} (known: {', '.join(PLANNERS)})")
     config = RulesConfig(teacher, table.get("grammar", str, default.grammar),
                          table.positive("time_limit", float, default.time_limit))
     table.finish()

@@ -33,6 +33,10 @@ class LearningSettings:
     strategy: str = "S1"
     dead_ends: bool = False
 
+    def describe(self) -> str:
+        return (f"grammar {self.grammar}, teacher {self.teacher}, strategy {self.strategy}, "
+                f"dead-end tests {'on' if self.dead_ends else 'off'}")
+
 
 def settings_path() -> Path:
     # src/stratpol/learning_settings.toml links to the top-level file; a wheel carries a copy

@@ -13,7 +13,7 @@ from pathlib import Path
 from stratpol.atomic import write_text_atomically
 from stratpol.planning import Instance, State
 from stratpol.planning.dead_ends import Solvability, solvability
-from stratpol.planning.planners import planner
+from stratpol.planning.planners import planner_chain
 from stratpol.planning.plans import format_plan, parse_plan, validate_plan
 from stratpol.planning.search import SearchStatus, gbfs
 
@@ -31,7 +31,7 @@ class Teacher:
 
     def __init__(self, planner_name: str = "siw", time_limit: float = 60.0, cache_dir: Path | None = None) -> None:
         self.planner_name = planner_name  # "a+b": b is asked where a finds no plan (the published "siw+bfws")
-        self._planners = [planner(name) for name in planner_name.split("+")]
+        self._planners = planner_chain(planner_name)
         self.time_limit = time_limit
         self.cache_dir = None if cache_dir is None else Path(cache_dir)
         self.calls = 0

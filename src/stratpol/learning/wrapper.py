@@ -17,16 +17,18 @@ from pathlib import Path
 
 import numpy as np
 
-from stratpol.features import FeatureTable, Grammar, PoolGeneration, Vocabulary, generate_pool, prune_equivalent
+from stratpol.features import (FeatureTable, Grammar, PoolGeneration, Vocabulary, generate_pool, load_grammar,
+                               prune_equivalent)
 from stratpol.features.policy_evaluator import PolicyEvaluator
 from stratpol.features.vocabulary import InstanceBridge
 from stratpol.learning.genex import GenexFailure, genex
 from stratpol.learning.hitting_set import LearningExamples, build_problem
 from stratpol.learning.projection import projected_policy, transition_values
+from stratpol.learning.settings import STRATEGIES, LearningSettings
 from stratpol.learning.simplification import simplify_policy
 from stratpol.learning.teacher import Teacher
 from stratpol.planning import Instance, State
-from stratpol.planning.dead_ends import Solvability, solvability
+from stratpol.planning.dead_ends import Solvability, is_dead_end
 from stratpol.policy import Policy
 from stratpol.termination import stratification_certificate
 from stratpol.verification import Failure, Verification, verify
@@ -141,12 +143,12 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
     """Algorithm 2 on the training instances `instances`.
 
     `time_limit` bounds the whole run (LearningTimeout past it): the pool gets the grammar's time
-    limit or what is left of this one, and a pool cut by a limit is reported in the statistics. `strategy` "S1" runs S1
-    and then S2 (the paper), "S2" starts with S2; `dead_ends` tests every state verification
-    reaches for being a dead end (the published --deadends).
+    limit or what is left of this one, and a pool cut by a limit is reported in the statistics.
+    `strategy` "S1" runs S1 and then S2 (the paper), "S2" starts with S2; `dead_ends` tests every
+    state verification reaches for being a dead end (the published --deadends).
     """
-    if strategy not in ("S1", "S2"):
-        raise ValueError(f"strategy must be S1 or S2, not {strategy!r}")
+    if strategy not in STRATEGIES:
+        raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
     statistics = LearningStatistics(strategy=strategy)
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     try:
@@ -221,9 +223,7 @@ def _wrapper(instances: Sequence[Instance], vocabulary: Vocabulary, grammar: Gra
         evaluator = PolicyEvaluator(policy, vocabulary)
         verifications, failing = [], None
         for number, example in enumerate(examples):
-            result = verify(example.instance, evaluator.on(example.instance).compatible_successors,
-                            max_states=verify_max_states,
-                            is_dead_end=None if dead_end_test is None else dead_end_test.on(example.instance))
+            result = _verify(example, evaluator, verify_max_states, dead_end_test)
             verifications.append(result)
             if not result.solved:
                 failing = number
@@ -243,6 +243,21 @@ def _wrapper(instances: Sequence[Instance], vocabulary: Vocabulary, grammar: Gra
     raise LearningFailure("no more training subsets: the policies found do not solve all training instances")
 
 
+def learn_with_settings(instances: Sequence[Instance], vocabulary: Vocabulary, settings: LearningSettings,
+                        cache: Path | None = None, seed: int = 0, time_limit: float | None = None,
+                        pool_time_limit: int | None = None,
+                        progress: Callable[[str], None] = lambda message: None) -> WrapperResult:
+    """`learn_policy` with a domain's settings: their grammar and teacher, plans and pools cached
+    under `cache` (`plans/`, `pools/`); `pool_time_limit` overrides the grammar's."""
+    grammar = load_grammar(settings.grammar)
+    if pool_time_limit is not None:
+        grammar = dataclasses.replace(grammar, time_limit=pool_time_limit)
+    teacher = Teacher(settings.teacher, cache_dir=None if cache is None else cache / "plans")
+    return learn_policy(instances, vocabulary, grammar, teacher, seed=seed,
+                        cache_dir=None if cache is None else cache / "pools", time_limit=time_limit,
+                        strategy=settings.strategy, dead_ends=settings.dead_ends, progress=progress)
+
+
 class _DeadEnds:
     """The proven dead-end test of every state verification reaches, memoised per state."""
 
@@ -250,14 +265,18 @@ class _DeadEnds:
         self.time_limit = time_limit
         self._known: dict[State, bool] = {}
 
-    def on(self, instance: Instance) -> Callable[[State], bool]:
-        def test(state: State) -> bool:
-            known = self._known.get(state)
-            if known is None:
-                known = solvability(instance, state, time_limit=self.time_limit) is Solvability.DEAD_END
-                self._known[state] = known
-            return known
-        return test
+    def test(self, instance: Instance, state: State) -> bool:
+        if state not in self._known:
+            self._known[state] = is_dead_end(instance, state, time_limit=self.time_limit)
+        return self._known[state]
+
+
+def _verify(example: _Example, evaluator: PolicyEvaluator, max_states: int,
+            dead_ends: _DeadEnds | None) -> Verification:
+    """Verification of the policy on one example, with the dead-end test of every state if asked."""
+    instance = example.instance
+    test = None if dead_ends is None else lambda state: dead_ends.test(instance, state)
+    return verify(instance, evaluator.on(instance).compatible_successors, max_states=max_states, is_dead_end=test)
 
 
 def _next_subset(strategy: str, subset: list[int], failing: int, count: int) -> list[int] | None:
@@ -312,9 +331,7 @@ def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, vocabu
         repaired = False
         for number in subset:
             example = examples[number]
-            check = verify(example.instance, evaluator.on(example.instance).compatible_successors,
-                           max_states=verify_max_states,
-                           is_dead_end=None if dead_end_test is None else dead_end_test.on(example.instance))
+            check = _verify(example, evaluator, verify_max_states, dead_end_test)
             if check.solved:
                 continue
             repaired = True
@@ -336,7 +353,8 @@ def _repair(example: _Example, number: int, check: Verification, rows: _Rows, te
             example.relevant.append(path[-1])
             return
         if advice.verdict is Solvability.UNKNOWN:
-            raise LearningFailure(f"{example.instance.source_name}: a state could be neither solved nor proven a dead end")
+            raise LearningFailure(f"{example.instance.source_name}: a state could be neither solved nor proven "
+                                  "a dead end")
     elif check.failure is not Failure.DEAD_END:
         raise LearningFailure(f"{example.instance.source_name}: verification ended with {check.failure.value}")
     if len(path) < 2:

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from stratpol.errors import InputError
-from stratpol.planning.plans import parse_plan
+from stratpol.planning.plans import follow_plan_text
 from stratpol.planning.problem_writer import problem_with_initial_state
 from stratpol.planning.search import SearchResult, SearchStatus
 from stratpol.planning.task import Atom, GroundAction, Instance, State, atom_text
@@ -266,27 +266,6 @@ def _read_fd_plan(instance: Instance, text: str, start: State) -> tuple[tuple[Gr
     if cost_match is None:
         raise RuntimeError(f"incomplete Fast Downward plan file (no '; cost = ' line):\n{_tail(text)}")
     return follow_plan_text(instance, text, start, "Fast Downward"), float(cost_match.group(1))
-
-
-def follow_plan_text(instance: Instance, text: str, start: State, planner: str) -> tuple[GroundAction, ...]:
-    """Our ground actions for an external planner's IPC plan text.
-
-    External planners lower-case every name while pymimir keeps the case of the PDDL, so each
-    step is matched, ignoring case, against the actions applicable where the plan has got to. A
-    step that matches none means the planner and pymimir disagree about the task: RuntimeError.
-    """
-    state, plan = start, []
-    for number, step in enumerate(parse_plan(text, f"<{planner} plan>"), start=1):
-        wanted = (step.name.lower(), tuple(a.lower() for a in step.args))
-        for action in instance.applicable_actions(state):
-            if (action.name.lower(), tuple(a.lower() for a in action.args)) == wanted:
-                plan.append(action)
-                state = instance.apply(state, action)[0]
-                break
-        else:
-            raise RuntimeError(f"step {number} of {planner}'s plan, {step}, is not applicable in "
-                               f"{instance.name} where the plan has got to: {planner} and pymimir disagree")
-    return tuple(plan)
 
 
 def lama_first(instance: Instance, start: State | None = None, time_limit: float | None = None,

@@ -16,8 +16,8 @@ import time
 from pathlib import Path
 
 from stratpol.errors import InputError
-from stratpol.planning.fast_downward import DEFAULT_MEMORY_LIMIT_MB, follow_plan_text, run_limited
-from stratpol.planning.plans import validate_plan
+from stratpol.planning.fast_downward import DEFAULT_MEMORY_LIMIT_MB, run_limited
+from stratpol.planning.plans import follow_plan_text, validate_plan
 from stratpol.planning.problem_writer import problem_with_initial_state
 from stratpol.planning.search import SearchResult, SearchStatus
 from stratpol.planning.task import Instance, State

@@ -32,3 +32,8 @@ def planner(name: str) -> Planner:
         return PLANNERS[name]
     except KeyError:
         raise InputError(f"unknown planner {name!r} (known: {', '.join(PLANNERS)})") from None
+
+
+def planner_chain(names: str) -> list[Planner]:
+    """The planners of a chain "a+b" (b is asked where a finds no plan), each by `planner`."""
+    return [planner(name) for name in names.split("+")]

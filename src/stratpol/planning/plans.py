@@ -91,3 +91,24 @@ def format_plan(plan: Sequence[GroundAction], cost: float | None = None) -> str:
 def write_plan(path: str | Path, plan: Sequence[GroundAction], cost: float | None = None) -> None:
     """Write an IPC plan file atomically (a reader never sees half a plan)."""
     write_text_atomically(Path(path), format_plan(plan, cost))
+
+
+def follow_plan_text(instance: Instance, text: str, start: State, planner: str) -> tuple[GroundAction, ...]:
+    """Our ground actions for an external planner's IPC plan text.
+
+    External planners lower-case every name while pymimir keeps the case of the PDDL, so each
+    step is matched, ignoring case, against the actions applicable where the plan has got to. A
+    step that matches none means the planner and pymimir disagree about the task: RuntimeError.
+    """
+    state, plan = start, []
+    for number, step in enumerate(parse_plan(text, f"<{planner} plan>"), start=1):
+        wanted = (step.name.lower(), tuple(a.lower() for a in step.args))
+        for action in instance.applicable_actions(state):
+            if (action.name.lower(), tuple(a.lower() for a in action.args)) == wanted:
+                plan.append(action)
+                state = instance.apply(state, action)[0]
+                break
+        else:
+            raise RuntimeError(f"step {number} of {planner}'s plan, {step}, is not applicable in "
+                               f"{instance.name} where the plan has got to: {planner} and pymimir disagree")
+    return tuple(plan)
