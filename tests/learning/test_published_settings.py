@@ -181,3 +181,15 @@ def test_lapkt_plans_validate_from_any_state(name):
         assert result.status is SearchStatus.SOLVED and result.planner == name
         assert validate_plan(instance, result.plan, start=origin).valid
         assert result.expanded >= 1
+
+
+@needs_gp2024
+def test_each_domain_is_tested_on_its_own_published_test_set():
+    from stratpol.bench import _test_files
+
+    # spanner has no testing folder: its several-nut tests lie in spanner-1nut's, which are not
+    # the one-nut domain's test set
+    spanner = _test_files(GP2024, "spanner")
+    assert spanner and all(p.parent.parent.name == "spanner-1nut" for p in spanner)
+    assert _test_files(GP2024, "spanner-1nut") == [] and _test_files(GP2024, "delivery-1pkg") == []
+    assert len(_test_files(GP2024, "blocks4ops-clear")) == 30

@@ -27,18 +27,44 @@ def monotone(changes: np.ndarray) -> np.ndarray:
     return ~((changes > 0).any(axis=0) & (changes < 0).any(axis=0))
 
 
-def monotone_given(changes: np.ndarray, valuations: np.ndarray) -> np.ndarray:
+@dataclass(frozen=True)
+class MonotoneGiven:
+    """The relation "f is monotone given g" over a pool, row g holding the features monotone
+    given g. Features g that leave the same transitions unchanged with the same truth value
+    share one row, so memory grows with the distinct contexts, not with the pool squared (a
+    dense matrix of the published 262,509-feature pools would take 69 GB)."""
+
+    rows: np.ndarray  # (contexts, ceil(features / 8)) uint8: bit f of row r packed by np.packbits
+    row_of: np.ndarray  # (features,) index into rows
+
+    def __len__(self) -> int:
+        return len(self.row_of)
+
+    def __getitem__(self, features: np.ndarray) -> np.ndarray:
+        """given[features]: one bool row per feature g in `features` (f is never given itself)."""
+        features = np.asarray(features)
+        block = np.unpackbits(self.rows[self.row_of[features]], axis=1, count=len(self)).view(bool)
+        block[np.arange(len(features)), features] = False
+        return block
+
+    def pairs(self) -> np.ndarray:
+        """Every (g, f) with f monotone given g, as an (n, 2) array."""
+        return np.argwhere(self[np.arange(len(self))])
+
+
+def monotone_given(changes: np.ndarray, valuations: np.ndarray) -> MonotoneGiven:
     """given[g, f]: f is monotone given g over the transitions (f != g).
 
     `changes` is (transitions, features) in {-1, 0, 1}; `valuations` is the features'
     valuation at each transition's source. Features g whose two transition subsets coincide
-    share one computation.
+    share one computation and one row.
     """
     count = changes.shape[1]
     up, down = _moves(changes)
-    given = np.zeros((count, count), dtype=bool)
     unchanged = changes == 0
-    contexts = {}
+    contexts: dict[tuple[bytes, bytes], int] = {}
+    rows: list[np.ndarray] = []
+    row_of = np.empty(count, dtype=np.int64)
     for g in range(count):
         zero = np.packbits(unchanged[:, g] & ~valuations[:, g])
         positive = np.packbits(unchanged[:, g] & valuations[:, g])
@@ -49,10 +75,10 @@ def monotone_given(changes: np.ndarray, valuations: np.ndarray) -> np.ndarray:
                 goes_up = np.bitwise_and(up, context).any(axis=1)
                 goes_down = np.bitwise_and(down, context).any(axis=1)
                 ok &= ~(goes_up & goes_down)
-            contexts[key] = ok
-        given[g] = contexts[key]
-    np.fill_diagonal(given, False)
-    return given
+            contexts[key] = len(rows)
+            rows.append(np.packbits(ok))
+        row_of[g] = contexts[key]
+    return MonotoneGiven(np.array(rows, dtype=np.uint8).reshape(len(rows), (count + 7) // 8), row_of)
 
 
 @dataclass
@@ -71,7 +97,7 @@ class Chains:
         return members[::-1]
 
 
-def cheapest_chains(costs: np.ndarray, is_monotone: np.ndarray, given: np.ndarray,
+def cheapest_chains(costs: np.ndarray, is_monotone: np.ndarray, given: MonotoneGiven,
                     frozen: Chains | None = None, selected: np.ndarray | None = None) -> Chains:
     """Chain costs by relaxation: cost(f) = c(f) for monotone f, else min over g with f given g
     of cost(g) + c(f). Selected features cost 0 and keep the chains they were chosen with."""

@@ -27,7 +27,7 @@ def exact_hitting_set(examples: LearningExamples, problem: HittingSetProblem,
     given = monotone_given(changes, valuations)
     hits = problem.dense()
     n = hits.shape[1]
-    pairs = [tuple(p) for p in np.argwhere(given).tolist()]  # (g, f)
+    pairs = [tuple(p) for p in given.pairs().tolist()]  # (g, f)
     x, y, r = 0, n, n + len(pairs)
     size = n + len(pairs) + n
     big = n + 1

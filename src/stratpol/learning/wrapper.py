@@ -167,11 +167,11 @@ def _wrapper(instances: Sequence[Instance], vocabulary: Vocabulary, grammar: Gra
     started = time.perf_counter()
     pending: list[tuple[Instance, tuple[State, ...]]] = []
     for number, instance in enumerate(instances, start=1):
-        progress(f"teacher plan {number}/{len(instances)}: {instance.name}")
+        progress(f"teacher plan {number}/{len(instances)}: {instance.source_name}")
         advice = teacher.advise(instance)
         if advice.verdict is not Solvability.ALIVE:
             statistics.dropped += 1  # as the published learner: no plan, no example
-            progress(f"dropped {instance.name}: {advice.verdict.value} for the teacher")
+            progress(f"dropped {instance.source_name}: {advice.verdict.value} for the teacher")
             continue
         states = advice.states
         if len(states) < 2 or len(set(states)) < len(states):

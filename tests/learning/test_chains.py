@@ -1,0 +1,49 @@
+"""The "monotone given" relation GENEX chains through, against its definition (Def. 4)."""
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from stratpol.learning.chains import monotone_given
+
+
+def _by_definition(changes: np.ndarray, valuations: np.ndarray) -> np.ndarray:
+    """f monotone given g: over the transitions leaving g unchanged at 0, f is not both increased
+    and decreased, and likewise over those leaving g unchanged above 0."""
+    count = changes.shape[1]
+    dense = np.zeros((count, count), dtype=bool)
+    for g in range(count):
+        for f in range(count):
+            if f == g:
+                continue
+            ok = True
+            for positive in (False, True):
+                rows = (changes[:, g] == 0) & (valuations[:, g] == positive)
+                moved = changes[rows, f]
+                ok &= not ((moved > 0).any() and (moved < 0).any())
+            dense[g, f] = ok
+    return dense
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 12), st.integers(1, 14), st.integers(0, 2**32 - 1))
+def test_monotone_given_matches_the_definition(transitions, features, seed):
+    rng = np.random.default_rng(seed)
+    changes = rng.integers(-1, 2, size=(transitions, features), dtype=np.int8)
+    valuations = rng.random((transitions, features)) < 0.5
+    relation = monotone_given(changes, valuations)
+    expected = _by_definition(changes, valuations)
+    assert np.array_equal(relation[np.arange(features)], expected)
+    assert sorted(map(tuple, relation.pairs().tolist())) == sorted(map(tuple, np.argwhere(expected).tolist()))
+    block = rng.permutation(features)[: max(1, features // 2)]
+    assert np.array_equal(relation[block], expected[block])
+
+
+def test_features_with_one_context_share_one_row():
+    # two features never change and hold the same value everywhere: one row serves both
+    changes = np.array([[0, 0, 1], [0, 0, -1]], dtype=np.int8)
+    valuations = np.array([[True, True, False], [True, True, True]])
+    relation = monotone_given(changes, valuations)
+    assert relation.row_of[0] == relation.row_of[1]
+    assert not relation[np.array([0])][0, 2]  # feature 2 goes up and down where 0 is unchanged and true
+    assert relation[np.array([0])][0, 1] and relation[np.array([1])][0, 0] and not relation[np.array([0])][0, 0]
