@@ -178,21 +178,23 @@ class LearningRow:
 def learning_benchmark(benchmarks: Path, names: list[str], test_time_limit: float = 60.0,
                        learn_time_limit: float | None = None, jobs: int = 1,
                        progress: Callable[[str], None] = lambda line: None,
-                       on_row: Callable[[LearningRow], None] = lambda row: None) -> list[LearningRow]:
+                       on_row: Callable[[LearningRow], None] = lambda row: None,
+                       policies: Path | None = None) -> list[LearningRow]:
     """Learn on each training set with the domain's published settings (learning_settings.toml),
     then run the policy on each test instance (Tables 1 and 3); `on_row` receives each domain's
-    row as soon as it is done. With `jobs` > 1, domains run in parallel worker processes."""
+    row as soon as it is done, and each learned policy is saved in `policies` when given. With
+    `jobs` > 1, domains run in parallel worker processes."""
     if jobs == 1:
         rows = []
         for name in names:
-            rows.append(learn_and_test(benchmarks, name, test_time_limit, learn_time_limit, progress))
+            rows.append(learn_and_test(benchmarks, name, test_time_limit, learn_time_limit, progress, policies))
             on_row(rows[-1])
         return rows
     from joblib import Parallel, delayed
 
     rows = []
     for row in Parallel(n_jobs=jobs, return_as="generator")(
-            delayed(learn_and_test)(benchmarks, name, test_time_limit, learn_time_limit, _to_stderr)
+            delayed(learn_and_test)(benchmarks, name, test_time_limit, learn_time_limit, _to_stderr, policies)
             for name in names):
         rows.append(row)
         on_row(row)
@@ -205,7 +207,8 @@ def _to_stderr(line: str) -> None:
 
 
 def learn_and_test(benchmarks: Path, name: str, test_time_limit: float = 60.0, learn_time_limit: float | None = None,
-                   progress: Callable[[str], None] = lambda line: None) -> LearningRow:
+                   progress: Callable[[str], None] = lambda line: None,
+                   policies: Path | None = None) -> LearningRow:
     """One row of `learning_benchmark`."""
     from stratpol.cache import cache_root
     from stratpol.errors import InputError
@@ -214,6 +217,7 @@ def learn_and_test(benchmarks: Path, name: str, test_time_limit: float = 60.0, l
     from stratpol.learning.settings import learning_settings
     from stratpol.learning.wrapper import LearningFailure, learn_with_settings
     from stratpol.planning import Domain
+    from stratpol.policy.dlplan_format import write_policy_files
 
     folder = Path(benchmarks) / name
     domain = Domain(folder / "domain.pddl")
@@ -231,6 +235,8 @@ def learn_and_test(benchmarks: Path, name: str, test_time_limit: float = 60.0, l
         statistics = getattr(failure, "statistics", None) or LearningStatistics()
         return LearningRow(name, f"failed: {failure}", time.perf_counter() - started, statistics)
     seconds = time.perf_counter() - started
+    if policies is not None:
+        write_policy_files(Path(policies) / f"{name}.policy", result.policy, vocabulary.factory)
     tests = _test_files(Path(benchmarks), name)
     policy = RulePolicy(result.policy, vocabulary, seed=0)
     solved = 0

@@ -211,16 +211,14 @@ def _learning_domain(args: argparse.Namespace):
 
 def _learn(args: argparse.Namespace) -> int:
     import dataclasses
-    from pathlib import Path
 
-    from stratpol.atomic import write_text_atomically
     from stratpol.cache import cache_root
     from stratpol.features import Vocabulary, load_grammar
     from stratpol.learning.settings import learning_settings
     from stratpol.learning.wrapper import LearningFailure, learn_with_settings
     from stratpol.planning.planners import planner_chain
-    from stratpol.policy.dlplan_format import format_dlplan
-    from stratpol.policy.text import format_policy, write_policy
+    from stratpol.policy.dlplan_format import write_policy_files
+    from stratpol.policy.text import format_policy
 
     domain, name = _learning_domain(args)
     overrides = {key: value for key, value in (("grammar", args.grammar), ("teacher", args.planner),
@@ -245,9 +243,7 @@ def _learn(args: argparse.Namespace) -> int:
     print(result.statistics.describe())
     print(f"# verified on all {len(result.verifications)} training instances")
     if args.out:
-        out = Path(args.out)
-        write_policy(out, result.policy)
-        write_text_atomically(out.with_suffix(out.suffix + ".dlplan"), format_dlplan(result.policy, vocabulary.factory))
+        write_policy_files(args.out, result.policy, vocabulary.factory)
     return 0
 
 
@@ -503,7 +499,8 @@ def _bench(args: argparse.Namespace) -> int:
         print("\n".join(bench.render_learning_benchmark([row]).splitlines()[1:]), flush=True)
 
     print(bench.render_learning_benchmark([]), flush=True)
-    bench.learning_benchmark(root, names, args.time_limit, args.learn_time_limit, args.jobs, progress, show)
+    bench.learning_benchmark(root, names, args.time_limit, args.learn_time_limit, args.jobs, progress, show,
+                             policies=Path(args.policies) if args.policies else None)
     return 0
 
 
@@ -691,6 +688,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="learning: seconds per domain, feature pool included (default: none)")
     bench.add_argument("--jobs", type=_positive, default=1, metavar="J",
                        help="learning: domains learned in parallel processes (default: 1)")
+    bench.add_argument("--policies", metavar="DIR",
+                       help="learning: save each learned policy as DIR/<domain>.policy (and .policy.dlplan)")
     bench.set_defaults(run=_bench)
     return parser
 

@@ -8,7 +8,11 @@ a policy survives the round trip exactly when all its features have dlplan expre
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from dlplan.policy import PolicyFactory
+
+from stratpol.atomic import write_text_atomically
 
 from stratpol.policy.rules import Change, Feature, Kind, Policy, Rule
 
@@ -84,6 +88,15 @@ def from_dlplan(dlplan_policy: object) -> Policy:
 
 def format_dlplan(policy: Policy, factory: object) -> str:
     return str(to_dlplan(policy, factory))
+
+
+def write_policy_files(path: str | Path, policy: Policy, factory: object) -> None:
+    """The policy in stratpol's readable format at `path` and in dlplan's at `path`.dlplan."""
+    from stratpol.policy.text import write_policy
+
+    path = Path(path)
+    write_policy(path, policy)
+    write_text_atomically(path.with_suffix(path.suffix + ".dlplan"), format_dlplan(policy, factory))
 
 
 def parse_dlplan(text: str, factory: object) -> Policy:
