@@ -144,3 +144,20 @@ def test_vocabulary_rejects_instances_of_another_parse():
     other = Domain(domain_folder("gripper").domain_file)
     with pytest.raises(ValueError, match="another parsed domain"):
         vocabulary.bridge(other.instance_from_text(domain_folder("gripper").generator(balls=1)))
+
+
+def test_a_domain_with_equality_gives_a_pool_that_reloads_from_the_cache(tmp_path):
+    # the reward domain declares :equality and pymimir lists "=" among its predicates: PDDL's
+    # built-in equality is no vocabulary predicate, so no feature mentions it (dlplan could not
+    # parse such a feature back from the cached text)
+    folder = domain_folder("reward")
+    domain = folder.domain
+    assert ":equality" in domain.text and "=" not in domain.predicates
+    vocabulary = Vocabulary(domain)
+    instance = domain.instance_from_text(folder.generator(rows=2, columns=3, rewards=2, seed=0))
+    bridge = vocabulary.bridge(instance)
+    order, _ = _state_space(instance)
+    states = [(bridge, s) for s in order[:40]]
+    pool = generate_pool(vocabulary, states, GRAMMAR, cache_dir=tmp_path)
+    cached = generate_pool(vocabulary, states, GRAMMAR, cache_dir=tmp_path)
+    assert [f.description for f in cached] == [f.description for f in pool]

@@ -8,8 +8,8 @@ from stratpol.learning.chains import monotone_given
 
 
 def _by_definition(changes: np.ndarray, valuations: np.ndarray) -> np.ndarray:
-    """f monotone given g: over the transitions leaving g unchanged at 0, f is not both increased
-    and decreased, and likewise over those leaving g unchanged above 0."""
+    """f monotone given g: over the transitions leaving g unchanged at 0, if any, f moves in
+    exactly one direction, and likewise over those leaving g unchanged above 0."""
     count = changes.shape[1]
     dense = np.zeros((count, count), dtype=bool)
     for g in range(count):
@@ -20,7 +20,8 @@ def _by_definition(changes: np.ndarray, valuations: np.ndarray) -> np.ndarray:
             for positive in (False, True):
                 rows = (changes[:, g] == 0) & (valuations[:, g] == positive)
                 moved = changes[rows, f]
-                ok &= not ((moved > 0).any() and (moved < 0).any())
+                if rows.any():
+                    ok &= (moved > 0).any() != (moved < 0).any()
             dense[g, f] = ok
     return dense
 
@@ -46,4 +47,13 @@ def test_features_with_one_context_share_one_row():
     relation = monotone_given(changes, valuations)
     assert relation.row_of[0] == relation.row_of[1]
     assert not relation[np.array([0])][0, 2]  # feature 2 goes up and down where 0 is unchanged and true
-    assert relation[np.array([0])][0, 1] and relation[np.array([1])][0, 0] and not relation[np.array([0])][0, 0]
+    # feature 1 never moves where 0 is unchanged: no progress there, so not monotone given 0
+    assert not relation[np.array([0])][0, 1] and not relation[np.array([0])][0, 0]
+
+
+def test_a_feature_that_changes_everywhere_gives_every_feature_a_chain():
+    # g changes on every transition: both its contexts are empty, so every f is monotone given g
+    changes = np.array([[1, 1, 0], [-1, -1, 0]], dtype=np.int8)
+    valuations = np.array([[False, True, True], [True, True, True]])
+    relation = monotone_given(changes, valuations)
+    assert relation[np.array([0])][0].tolist() == [False, True, True]

@@ -1,9 +1,11 @@
 """Monotonicity of features over the good transitions, and GENEX's chains C_f.
 
 Over a set of transitions, f is monotone if it is not both increased and decreased (Def. 3 on
-the rules the transitions project to). f is monotone given g if it is monotone over the
-transitions that leave g unchanged with g = 0 at the source, and over those that leave g
-unchanged with g > 0 (Def. 4). A chain C_f = (f_0, ..., f) has f_0 monotone and each next
+the rules the transitions project to). f is monotone given g if, over the transitions that leave g
+unchanged with g = 0 at the source, f moves and only in one direction, and likewise over those
+that leave g unchanged with g > 0; an empty set of such transitions asks nothing (Def. 4, with
+the published learner's reading in its m_pairs.py: a context where f never moves does not count
+as one where f makes progress). A chain C_f = (f_0, ..., f) has f_0 monotone and each next
 feature monotone given the one before; its cost is the sum of the members' costs, and GENEX
 wants the cheapest one per feature (a shortest path in the "given" graph).
 """
@@ -53,7 +55,8 @@ class MonotoneGiven:
 
 
 def monotone_given(changes: np.ndarray, valuations: np.ndarray) -> MonotoneGiven:
-    """given[g, f]: f is monotone given g over the transitions (f != g).
+    """given[g, f]: f is monotone given g over the transitions (f != g): in each non-empty
+    context of g (g unchanged and 0, g unchanged and positive) f moves, in one direction only.
 
     `changes` is (transitions, features) in {-1, 0, 1}; `valuations` is the features'
     valuation at each transition's source. Features g whose two transition subsets coincide
@@ -72,9 +75,11 @@ def monotone_given(changes: np.ndarray, valuations: np.ndarray) -> MonotoneGiven
         if key not in contexts:
             ok = np.ones(count, dtype=bool)
             for context in (zero, positive):
+                if not context.any():
+                    continue
                 goes_up = np.bitwise_and(up, context).any(axis=1)
                 goes_down = np.bitwise_and(down, context).any(axis=1)
-                ok &= ~(goes_up & goes_down)
+                ok &= goes_up ^ goes_down
             contexts[key] = len(rows)
             rows.append(np.packbits(ok))
         row_of[g] = contexts[key]
