@@ -6,6 +6,7 @@ chosen successor or None. Evaluation never asks how the policy was made.
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Container
 from typing import Protocol
@@ -50,7 +51,10 @@ class RulePolicy:
         return (RulePolicy, (self.evaluator.policy, self.evaluator.vocabulary, self.tie_break, self.seed, self.name))
 
     def controller(self, instance: Instance) -> Controller:
-        return _RuleController(self.evaluator.on(instance), self.tie_break, random.Random(f"{self.seed}/{instance.name}"))
+        # the tie-break stream depends on the instance's content: generated instances often share a
+        # problem name, and runs of one size must not all make the same choices
+        stream = hashlib.sha256(f"{self.seed}\0{instance.text}".encode()).hexdigest()
+        return _RuleController(self.evaluator.on(instance), self.tie_break, random.Random(stream))
 
 
 class _RuleController:
@@ -58,11 +62,15 @@ class _RuleController:
         self.on_instance, self.tie_break, self.rng = on_instance, tie_break, rng
 
     def choose(self, state: State, exclude: Container[State] = ()) -> Successor | None:
-        options = [s for s in self.on_instance.compatible_successors(state) if s.state not in exclude]
-        if not options:
-            return None
-        options.sort(key=lambda s: str(s.action))
-        return options[0] if self.tie_break == "first" else self.rng.choice(options)
+        # The first compatible successor in action-name order, or in a random order: the first
+        # compatible one of a uniformly shuffled list is a uniform choice among the compatible
+        # ones, and the successors after it need no feature evaluation.
+        candidates = [s for s in self.on_instance.instance.successors(state) if s.state not in exclude]
+        if self.tie_break == "first":
+            candidates.sort(key=lambda s: str(s.action))
+        else:
+            self.rng.shuffle(candidates)
+        return self.on_instance.first_compatible(state, candidates)
 
 
 class PlannerPolicy:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+
 from stratpol.features.pool import parse_feature
 from stratpol.features.vocabulary import InstanceBridge, Vocabulary
 from stratpol.planning import Instance, State, Successor
@@ -46,9 +48,20 @@ class InstancePolicy:
 
     def compatible_successors(self, state: State) -> list[Successor]:
         """The successors whose transition some rule accepts."""
+        return list(self._compatible(state, self.instance.successors(state)))
+
+    def first_compatible(self, state: State, candidates: Iterable[Successor]) -> Successor | None:
+        """The first of `candidates` (successors of `state`) that some rule accepts; the ones after
+        it are never evaluated, which is what makes a run cheap where a state has thousands of
+        successors (spanner's gate: one tighten successor per nut and spanner)."""
+        return next(self._compatible(state, candidates), None)
+
+    def _compatible(self, state: State, candidates: Iterable[Successor]) -> Iterator[Successor]:
         source = self.values(state)
         rules = [r for r in self.policy.rules if all((source[n] > 0) == v for n, v in r.conditions)]
         if not rules:
-            return []
-        return [s for s in self.instance.successors(state)
-                if any(accepts(r, self._kinds, source, self.values(s.state)) for r in rules)]
+            return
+        for successor in candidates:
+            target = self.values(successor.state)
+            if any(accepts(r, self._kinds, source, target) for r in rules):
+                yield successor
