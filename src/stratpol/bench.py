@@ -275,12 +275,12 @@ _HEADER = ("domain                     |Q|    |S|      |F|  cut  St  Out   In |Q
 
 def render_learning_benchmark(rows: list[LearningRow], with_paper: bool = True) -> str:
     """Table 1 of the paper, ours and (below each row) the paper's; `cut` says whether a limit
-    truncated the pool (T: time, F: feature limit; the published reward and sokoban pools were
-    cut by dlplan's feature limit of 1,000,000 elements too)."""
+    truncated the pool (T: time, F: feature limit, M: the free memory; the published reward and
+    sokoban pools were cut by dlplan's feature limit of 1,000,000 elements too)."""
     lines = [_HEADER]
     for r in rows:
         q = r.statistics
-        cut = {"time limit": "T", "feature limit": "F"}.get(q.pool_generation.truncated or "", "-")
+        cut = {"time limit": "T", "feature limit": "F", "memory limit": "M"}.get(q.pool_generation.truncated or "", "-")
         coverage = f"{r.test_solved}/{r.test_total}" if r.test_total else "-"
         seconds = q.seconds
         lines.append(

@@ -108,6 +108,29 @@ def test_a_pool_cut_by_the_feature_limit_says_so(gripper_plan_states):
     assert len(cut) < len(complete)
 
 
+def test_a_pool_cut_by_the_free_memory_says_so_and_grows_with_it(gripper_plan_states, tmp_path, monkeypatch):
+    # the published reward pool (1,000,000 elements on 1,119 states) outgrew 20 GB here and the
+    # process was killed; dlplan gets an element limit that the free memory holds instead
+    import stratpol.features.pool as pool_module
+
+    vocabulary, states = gripper_plan_states
+    grammar = dataclasses.replace(load_grammar("default"), complexity_limit=8)
+    per_element = len(states) * pool_module._BYTES_PER_ELEMENT_AND_STATE / pool_module._MEMORY_SHARE
+
+    def free_memory(elements):
+        monkeypatch.setattr(pool_module.psutil, "virtual_memory",
+                            lambda: type("Memory", (), {"available": int(elements * per_element) + 1})())
+
+    free_memory(200)
+    cut = generate_pool(vocabulary, states, grammar, cache_dir=tmp_path)
+    assert cut.generation.truncated == "memory limit" and cut.generation.element_limit == 200
+    free_memory(210)  # about as much memory: the cached pool serves
+    assert generate_pool(vocabulary, states, grammar, cache_dir=tmp_path).generation == cut.generation
+    free_memory(10**9)  # far more memory: generated again, now complete
+    complete = generate_pool(vocabulary, states, grammar, cache_dir=tmp_path)
+    assert complete.generation.truncated is None and len(complete) > len(cut)
+
+
 # -- root cause 1: the complexity bound (8puzzle-1tile) ---------------------------------------------
 
 

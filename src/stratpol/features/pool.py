@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import psutil
 from dlplan.generator import generate_features
 
 from stratpol.atomic import write_text_atomically
@@ -69,13 +70,15 @@ class PoolGeneration:
     """How a pool was generated: on how many states, in how long, and whether a limit cut it.
 
     `complexity_reached` is the last complexity level dlplan finished; `truncated` names the
-    limit that stopped it ("time limit" or "feature limit"), None when the pool is complete.
+    limit that stopped it ("time limit", "feature limit" or "memory limit"), None when the pool
+    is complete; `element_limit` is the number of elements dlplan was allowed to keep.
     """
 
     states: int = 0
     seconds: float = 0.0
     complexity_reached: int = 0
     truncated: str | None = None
+    element_limit: int = 0
 
     def describe(self) -> str:
         cut = "complete" if self.truncated is None else \
@@ -123,26 +126,28 @@ def generate_pool(vocabulary: Vocabulary, states: Sequence[tuple[InstanceBridge,
                   cache_dir: Path | None = None) -> FeaturePool:
     """The features of `grammar` that dlplan distinguishes on `states`, deeper ones dropped.
 
-    A cached pool is reused unless it was cut by a time limit shorter than `grammar`'s.
+    dlplan may keep at most `grammar.feature_limit` elements (concepts and roles included), and
+    fewer where the machine's free memory would not hold them (`memory_element_limit`). A cached
+    pool is reused unless a limit cut it that is now larger (a longer time limit, more memory).
     """
-    path = None
-    if cache_dir is not None:
-        path = Path(cache_dir) / f"pool-{_pool_key(vocabulary, grammar, states)}.json"
-        if path.is_file():
-            cached = _load(vocabulary, json.loads(path.read_text()))
-            if cached.generation.truncated != "time limit" or cached.generation.seconds >= grammar.time_limit:
-                return cached
+    path = None if cache_dir is None else Path(cache_dir) / f"pool-{_pool_key(vocabulary, grammar, states)}.json"
+    element_limit = min(grammar.feature_limit, memory_element_limit(len(states)))
+    if path is not None and path.is_file():
+        cached = _load(vocabulary, json.loads(path.read_text()))
+        if not _regenerate(cached.generation, grammar, element_limit):
+            return cached
     started = time.perf_counter()
     dlplan_states = [bridge.state(state) for bridge, state in states]
     with captured_stdout() as log:
-        booleans, numericals, concepts, roles = generate_features(vocabulary.factory, dlplan_states,
-                                                                  **grammar.generator_arguments())
+        booleans, numericals, concepts, roles = generate_features(
+            vocabulary.factory, dlplan_states, **{**grammar.generator_arguments(), "feature_limit": element_limit})
     seconds = time.perf_counter() - started
     levels = [int(level) for level in _LEVEL.findall(log[0])]
     reached = max(levels, default=0)
     truncated = None
-    if len(booleans) + len(numericals) + len(concepts) + len(roles) >= grammar.feature_limit:
-        truncated = "feature limit"  # dlplan counts every element it keeps, concepts and roles too
+    if len(booleans) + len(numericals) + len(concepts) + len(roles) >= element_limit:
+        # dlplan counts every element it keeps, concepts and roles too
+        truncated = "feature limit" if element_limit == grammar.feature_limit else "memory limit"
     elif reached < grammar.complexity_limit:
         truncated = "time limit"
     generated = [(Kind.BOOLEAN, b) for b in booleans] + [(Kind.NUMERICAL, n) for n in numericals]
@@ -150,13 +155,36 @@ def generate_pool(vocabulary: Vocabulary, states: Sequence[tuple[InstanceBridge,
     if grammar.max_depth is not None:
         features = [f for f in features if f.depth <= grammar.max_depth]
     order = sorted(range(len(features)), key=lambda i: (features[i].complexity, i))
-    generation = PoolGeneration(len(dlplan_states), seconds, reached, truncated)
+    generation = PoolGeneration(len(dlplan_states), seconds, reached, truncated, element_limit)
     pool = FeaturePool([features[i] for i in order], generation)
     if path is not None:
         record = {"generation": dataclasses.asdict(generation),
                   "features": [{"kind": f.kind.value, "description": f.description} for f in pool]}
         write_text_atomically(path, json.dumps(record))
     return pool
+
+
+# dlplan keeps a denotation per generated element and state: 1.63 GB for 105,067 elements on the
+# 1,119 states of reward's plans (14 bytes an element and state, measured 2026-11-24), more per
+# element at higher complexity. The published reward pool (1,000,000 elements) outgrew 20 GB here.
+_BYTES_PER_ELEMENT_AND_STATE = 20
+_MEMORY_SHARE = 0.6  # of the memory available when generation starts
+
+
+def memory_element_limit(states: int) -> int:
+    """How many elements dlplan can keep on `states` states within a share of the free memory."""
+    available = psutil.virtual_memory().available
+    return max(1, int(available * _MEMORY_SHARE / (max(states, 1) * _BYTES_PER_ELEMENT_AND_STATE)))
+
+
+def _regenerate(cached: PoolGeneration, grammar: Grammar, element_limit: int) -> bool:
+    """Whether a cached pool was cut by a limit that is larger now (free memory by a quarter, so
+    that its usual ups and downs do not regenerate a pool on every run)."""
+    if cached.truncated == "time limit":
+        return cached.seconds < grammar.time_limit
+    if cached.truncated == "memory limit":
+        return element_limit > 1.25 * cached.element_limit
+    return False
 
 
 def parse_feature(vocabulary: Vocabulary, kind: Kind, description: str) -> PoolFeature:
