@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 import time
 from collections import deque
 from collections.abc import Callable
@@ -94,7 +93,6 @@ TABLE1 = ["blocks4ops-clear", "delivery-1pkg", "gripper", "reward", "visitall", 
           "logistics-1truck", "barman-1cocktail-1shot", "blocks4ops-on", "spanner", "delivery", "ferry", "miconic",
           "8puzzle-1tile-fixed", "8puzzle-1tile", "blocks4ops", "sokoban-1stone-7x7", "logistics-1pkg",
           "zenotravel-1plane"]
-GP2024 = TABLE1  # the default of `stratpol bench learning`
 
 # Where a domain's test set lies when its own folder has none: the spanner-1nut and delivery-1pkg
 # folders carry the published several-nut and several-package test sets, so they are the test sets
@@ -183,7 +181,8 @@ def learning_benchmark(benchmarks: Path, names: list[str], test_time_limit: floa
     """Learn on each training set with the domain's published settings (learning_settings.toml),
     then run the policy on each test instance (Tables 1 and 3); `on_row` receives each domain's
     row as soon as it is done, and each learned policy is saved in `policies` when given. With
-    `jobs` > 1, domains run in parallel worker processes."""
+    `jobs` > 1, domains run in parallel worker processes, which call `progress` themselves (joblib
+    sends it to them with cloudpickle)."""
     if jobs == 1:
         rows = []
         for name in names:
@@ -194,16 +193,11 @@ def learning_benchmark(benchmarks: Path, names: list[str], test_time_limit: floa
 
     rows = []
     for row in Parallel(n_jobs=jobs, return_as="generator")(
-            delayed(learn_and_test)(benchmarks, name, test_time_limit, learn_time_limit, _to_stderr, policies)
+            delayed(learn_and_test)(benchmarks, name, test_time_limit, learn_time_limit, progress, policies)
             for name in names):
         rows.append(row)
         on_row(row)
     return rows
-
-
-def _to_stderr(line: str) -> None:
-    """Progress of a worker process (a closure cannot travel to one): its stderr is the terminal's."""
-    print(f"  {line}", file=sys.stderr, flush=True)
 
 
 def learn_and_test(benchmarks: Path, name: str, test_time_limit: float = 60.0, learn_time_limit: float | None = None,

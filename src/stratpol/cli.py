@@ -491,7 +491,7 @@ def _bench(args: argparse.Namespace) -> int:
     root = Path(args.benchmarks)
     if not root.is_dir():
         raise InputError("benchmark folder not found", root)
-    names = args.domains or bench.GP2024
+    names = args.domains or bench.TABLE1
     unknown = [n for n in names if not (root / n / "domain.pddl").is_file()]
     if unknown:
         raise InputError(f"no training set for {', '.join(unknown)}", root)

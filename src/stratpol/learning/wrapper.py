@@ -233,9 +233,9 @@ def _wrapper(instances: Sequence[Instance], vocabulary: Vocabulary, grammar: Gra
             statistics.states = len(rows.entries)
             statistics.teacher_calls = teacher.calls
             return WrapperResult(policy, statistics, tuple(verifications), tuple(e.instance.name for e in examples))
-        failure = verifications[-1]
+        check = verifications[-1]
         progress(f"outer {statistics.outer_iterations}: policy fails on {examples[failing].instance.source_name}: "
-                 f"{failure.failure.value} after {len(failure.witness) - 1} steps")
+                 f"{check.failure.value} after {len(check.witness) - 1} steps")
         subset = _next_subset(statistics.strategy, subset, failing, len(examples))
         if subset is None:
             if statistics.strategy == "S2":

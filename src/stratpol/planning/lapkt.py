@@ -24,7 +24,6 @@ from stratpol.planning.task import Instance, State
 
 # run inside the child: LAPKT's own command-line front end, its plan written to plan.ipc
 _CHILD = """
-import re
 import sys
 from lapkt.load_planner import Planner
 from lapkt.parseargs import process_arguments

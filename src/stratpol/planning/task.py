@@ -21,10 +21,9 @@ from stratpol.planning.quiet import silenced_stdout
 Atom = tuple[str, tuple[str, ...]]
 """A ground atom as (predicate, arguments), e.g. ("at", ("ball1", "rooma"))."""
 
-# pymimir adds these unary static predicates to every domain; they are not in the PDDL.
-# pymimir lists these as predicates: its implicit types, and PDDL's built-in equality (static). They
-# are not the domain's own: the published vocabulary (tarski) has none of them, and dlplan cannot
-# parse a feature over "=" back from its text.
+# pymimir lists these as predicates of every domain, though the PDDL declares none of them: its
+# implicit types, and PDDL's built-in equality (static, in :equality domains). The published
+# vocabulary (tarski) has none of them, and dlplan cannot parse a feature over "=" back from text.
 _IMPLICIT_PREDICATES = frozenset({"object", "number", "="})
 _COMMENT = re.compile(r";[^\n]*")
 _DOMAIN_REFERENCE = re.compile(r"\(\s*:domain\s+[^\s()]+\s*\)")

@@ -13,8 +13,8 @@ from pathlib import Path
 from dlplan.policy import PolicyFactory
 
 from stratpol.atomic import write_text_atomically
-
 from stratpol.policy.rules import Change, Feature, Kind, Policy, Rule
+from stratpol.policy.text import write_policy
 
 _CONDITIONS = {
     "PositiveBooleanCondition": True, "NegativeBooleanCondition": False,
@@ -92,8 +92,6 @@ def format_dlplan(policy: Policy, factory: object) -> str:
 
 def write_policy_files(path: str | Path, policy: Policy, factory: object) -> None:
     """The policy in stratpol's readable format at `path` and in dlplan's at `path`.dlplan."""
-    from stratpol.policy.text import write_policy
-
     path = Path(path)
     write_policy(path, policy)
     write_text_atomically(path.with_suffix(path.suffix + ".dlplan"), format_dlplan(policy, factory))
