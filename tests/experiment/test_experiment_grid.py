@@ -153,9 +153,17 @@ def _running_grid(tiny: Path, tmp_path: Path, psutil):
     while len(parent.children()) < 2 and time.monotonic() < deadline:
         time.sleep(0.2)
     time.sleep(2)  # inside the cells
-    workers = [p for p in parent.children(recursive=True) if "loky.backend.popen" in " ".join(p.cmdline())]
+    workers = [p for p in parent.children(recursive=True) if "loky.backend.popen" in _command_line(p, psutil)]
     assert len(workers) == 2, "the grid never started its workers"
     return process, workers
+
+
+def _command_line(process, psutil) -> str:
+    """A process's command line; "" for one that ended meanwhile (a planner the cells ran, say)."""
+    try:
+        return " ".join(process.cmdline())
+    except (psutil.ZombieProcess, psutil.NoSuchProcess):
+        return ""
 
 
 def test_a_terminated_experiment_stops_its_workers(tiny, tmp_path):
