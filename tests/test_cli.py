@@ -147,3 +147,22 @@ def test_learn_on_the_published_training_set_reproduces_its_table_1_row(tmp_path
 def test_counts_must_be_positive(args):
     run = stratpol(*args)
     assert run.returncode == 2 and "must be at least 1" in run.stderr and len(run.stderr.splitlines()) == 1
+
+
+def test_bench_execution_profiles_a_policy_on_generated_and_test_instances(tmp_path):
+    from stratpol.generation import domain_folder
+
+    benchmarks, policies = tmp_path / "benchmarks", tmp_path / "policies"
+    (benchmarks / "ferry" / "testing").mkdir(parents=True)
+    policies.mkdir()
+    (benchmarks / "ferry" / "domain.pddl").write_text((ROOT / "domains" / "ferry" / "domain.pddl").read_text())
+    folder = domain_folder("ferry")
+    for cars in (2, 6):  # the larger file is the one profiled
+        (benchmarks / "ferry" / "testing" / f"p{cars}.pddl").write_text(folder.generator(locations=3, cars=cars, seed=1))
+    (policies / "ferry.policy").write_text((ROOT / "experiments/results/policies/gp2024/ferry.policy").read_text())
+    run = stratpol("bench", "execution", "--benchmarks", benchmarks, "--policies", policies, "--sizes", 10, 30)
+    assert run.returncode == 0, run.stderr
+    rows = [line.split() for line in run.stdout.splitlines()[1:]]
+    assert [row[:3] for row in rows] == [["ferry", "ferry-10", "10"], ["ferry", "ferry-30", "30"],
+                                         ["ferry", "p6.pddl", "9"]]
+    assert all(row[4] == "solved" and int(row[3]) > 0 for row in rows)

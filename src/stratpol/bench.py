@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from stratpol.generation import domain_folder
+from stratpol.evaluation.profile import ExecutionProfile, profile_run
 from stratpol.learning.wrapper import LearningStatistics
 from stratpol.planning import Instance
 from stratpol.planning.planners import planner
@@ -228,6 +229,8 @@ def learn_and_test(benchmarks: Path, name: str, test_time_limit: float = 60.0, l
     except (LearningFailure, InputError) as failure:
         statistics = getattr(failure, "statistics", None) or LearningStatistics()
         return LearningRow(name, f"failed: {failure}", time.perf_counter() - started, statistics)
+    except Exception as error:  # a library error in one domain is that domain's row, not the end of the run
+        return LearningRow(name, f"error: {type(error).__name__}: {error}", time.perf_counter() - started)
     seconds = time.perf_counter() - started
     if policies is not None:
         write_policy_files(Path(policies) / f"{name}.policy", result.policy, vocabulary.factory)
@@ -297,3 +300,87 @@ def render_learning_benchmark(rows: list[LearningRow], with_paper: bool = True) 
 
 def _failures(counts: dict[str, int]) -> str:
     return "" if not counts else " (test failures: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) + ")"
+
+
+EXECUTION_SIZES = (50, 200, 1000)
+
+
+@dataclass(frozen=True)
+class ExecutionRow:
+    """One profiled run of `stratpol bench execution`: a generated instance or a published test file."""
+
+    domain: str
+    source: str  # "generated" or "test"
+    profile: ExecutionProfile
+
+
+def policy_domain(policy_file: Path, benchmarks: Path) -> str | None:
+    """The benchmark domain a saved policy belongs to: the longest domain name its file name starts
+    with (`childsnack-gluten-free.policy` is a childsnack policy), None if there is none."""
+    stem = policy_file.name.removesuffix(".policy")
+    names = [p.name for p in benchmarks.iterdir() if (p / "domain.pddl").is_file()]
+    matches = [n for n in names if stem == n or stem.startswith(n + "-")]
+    return max(matches, key=len) if matches else None
+
+
+def execution_benchmark(policy_files: list[Path], benchmarks: Path, sizes: tuple[int, ...] = EXECUTION_SIZES,
+                        time_limit: float = 60.0, progress: Callable[[str], None] = lambda line: None,
+                        on_row: Callable[[ExecutionRow], None] = lambda row: None) -> list[ExecutionRow]:
+    """Profile each policy on generated instances of about `sizes` objects (the smallest size at
+    least that large our generator makes) and on the largest file of its published test set."""
+    from stratpol.errors import InputError
+    from stratpol.evaluation import RulePolicy
+    from stratpol.features import Vocabulary
+    from stratpol.generation import domain_names
+    from stratpol.generation.sampling import sample_instances
+    from stratpol.generation.size_csp import size_exists
+    from stratpol.planning import Domain
+    from stratpol.policy.text import parse_policy
+
+    rows = []
+
+    def profiled(domain_name: str, source: str, domain: Domain, text: str, name: str) -> None:
+        vocabulary = Vocabulary(domain)
+        try:
+            rule_policy = RulePolicy(parse_policy(policy_file.read_text(), policy_file), vocabulary, seed=0)
+        except (InputError, ValueError) as error:
+            progress(f"{policy_file.name}: not a policy of {domain.path} ({str(error).splitlines()[0]})")
+            return
+        progress(f"{policy_file.name}: {name}")
+        row = ExecutionRow(domain_name, source, profile_run(rule_policy, domain, text, name, time_limit=time_limit))
+        rows.append(row)
+        on_row(row)
+
+    for policy_file in policy_files:
+        name = policy_domain(policy_file, benchmarks)
+        if name is None:
+            progress(f"{policy_file.name}: no domain of that name in {benchmarks}")
+            continue
+        if name in domain_names():
+            folder = domain_folder(name)
+            for wanted in sizes:
+                size = next((n for n in range(wanted, wanted + 100) if size_exists(folder.size_model, n)), None)
+                if size is None:
+                    continue
+                (generated,) = sample_instances(folder, size, 1, seed=0)
+                profiled(name, "generated", folder.domain, generated.text, f"{name}-{size}")
+        tests = _test_files(benchmarks, name)
+        if tests:
+            domain = Domain(benchmarks / name / "domain.pddl")
+            largest = max(tests, key=lambda path: len(domain.problem_objects(path)))
+            profiled(name, "test", domain, largest.read_text(), largest.name)
+    return rows
+
+
+def render_execution_benchmark(rows: list[ExecutionRow]) -> str:
+    """The table of `stratpol bench execution`: seconds per phase, steps per second of the run and
+    of successor generation alone on the same states, and the ratio of the two."""
+    lines = [f"{'domain':<20} {'instance':<30} {'objects':>7} {'steps':>6} {'outcome':>12} {'ground':>7} {'succ':>7}"
+             f" {'feat':>7} {'rules':>7} {'steps/s':>8} {'engine':>8} {'slower':>7} {'succ/s engine':>13}"]
+    for row in rows:
+        p = row.profile
+        rate = p.engine_successors / p.engine if p.engine > 0 else 0.0
+        lines.append(f"{row.domain:<20} {p.instance[:30]:<30} {p.objects:>7} {p.steps:>6} {p.failure or 'solved':>12}"
+                     f" {p.grounding:>7.2f} {p.successors:>7.2f} {p.features:>7.2f} {p.rules:>7.2f}"
+                     f" {p.steps_per_second:>8.0f} {p.engine_steps_per_second:>8.0f} {p.slowdown:>6.1f}x {rate:>13.0f}")
+    return "\n".join(lines)

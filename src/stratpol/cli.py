@@ -491,6 +491,8 @@ def _bench(args: argparse.Namespace) -> int:
     root = Path(args.benchmarks)
     if not root.is_dir():
         raise InputError("benchmark folder not found", root)
+    if args.suite == "execution":
+        return _bench_execution(args, root, progress)
     names = args.domains or bench.TABLE1
     unknown = [n for n in names if not (root / n / "domain.pddl").is_file()]
     if unknown:
@@ -501,6 +503,25 @@ def _bench(args: argparse.Namespace) -> int:
     print(bench.render_learning_benchmark([]), flush=True)
     bench.learning_benchmark(root, names, args.time_limit, args.learn_time_limit, args.jobs, progress, show,
                              policies=Path(args.policies) if args.policies else None)
+    return 0
+
+
+def _bench_execution(args: argparse.Namespace, root, progress) -> int:
+    from pathlib import Path
+
+    from stratpol import bench
+
+    folder = Path(args.policies or "experiments/results/policies/gp2024")
+    if not folder.is_dir():
+        raise InputError("policy folder not found", folder)
+    files = sorted(folder.glob("*.policy"))
+    if args.domains:
+        files = [f for f in files if bench.policy_domain(f, root) in args.domains]
+    if not files:
+        raise InputError("no .policy file" + (" of the domains asked for" if args.domains else ""), folder)
+    print(bench.render_execution_benchmark([]), flush=True)
+    bench.execution_benchmark(files, root, tuple(args.sizes), args.time_limit, progress,
+                              lambda row: print(bench.render_execution_benchmark([row]).splitlines()[1], flush=True))
     return 0
 
 
@@ -672,14 +693,18 @@ def build_parser() -> argparse.ArgumentParser:
     experiment.set_defaults(run=_experiment)
 
     bench = commands.add_parser("bench", help="measure speeds")
-    bench.add_argument("suite", choices=["planning", "learning", "neural"],
-                       help="planner speeds, learning on the KR 2025 sets, or V against Q time per decision")
+    bench.add_argument("suite", choices=["planning", "learning", "execution", "neural"],
+                       help="planner speeds, learning on the KR 2025 sets, learned policies' run speed, "
+                            "or V against Q time per decision")
     bench.add_argument("--time-limit", type=float, default=60.0, metavar="S",
                        help="per planner run, or per test run of a learned policy (default: 60)")
+    bench.add_argument("--sizes", type=_positive, nargs="+", default=[50, 200, 1000], metavar="N",
+                       help="execution: generated instances of about these numbers of objects (default: 50 200 1000)")
     bench.add_argument("--benchmarks", default="../shared/benchmarks/gp2024", metavar="DIR",
                        help="learning: folder of <domain>/{domain.pddl,training,testing} (default: ../shared/benchmarks/gp2024)")
     bench.add_argument("--domains", nargs="*", metavar="NAME",
-                       help="learning: which domains (default: the 20 of the paper's Table 1); neural: default blocksworld gripper logistics")
+                       help="learning and execution: which domains (default: the 20 of the paper's Table 1 / every "
+                            "saved policy); neural: default blocksworld gripper logistics")
     bench.add_argument("--max-size", type=_positive, default=50, metavar="N",
                        help="neural: sizes 10, 20, ... up to N (default: 50)")
     bench.add_argument("--device", default="auto", help="neural: auto, cpu or cuda (default: auto)")
@@ -689,7 +714,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--jobs", type=_positive, default=1, metavar="J",
                        help="learning: domains learned in parallel processes (default: 1)")
     bench.add_argument("--policies", metavar="DIR",
-                       help="learning: save each learned policy as DIR/<domain>.policy (and .policy.dlplan)")
+                       help="learning: save each learned policy as DIR/<domain>.policy (and .policy.dlplan); "
+                            "execution: the policies to run (default: experiments/results/policies/gp2024)")
     bench.set_defaults(run=_bench)
     return parser
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Container
+import time
+from collections.abc import Container, Iterator
 from typing import Protocol
 
 from stratpol.features import Vocabulary
@@ -50,11 +51,15 @@ class RulePolicy:
         # dlplan objects do not pickle: a worker process parses the features again
         return (RulePolicy, (self.evaluator.policy, self.evaluator.vocabulary, self.tie_break, self.seed, self.name))
 
-    def controller(self, instance: Instance) -> Controller:
+    def controller(self, instance: Instance, phase_seconds: dict[str, float] | None = None) -> Controller:
+        """A controller for one run; `phase_seconds`, when given, accumulates the seconds spent
+        generating successors and evaluating features (evaluation.profile)."""
         # the tie-break stream depends on the instance's content: generated instances often share a
         # problem name, and runs of one size must not all make the same choices
         stream = hashlib.sha256(f"{self.seed}\0{instance.text}".encode()).hexdigest()
-        return _RuleController(self.evaluator.on(instance), self.tie_break, random.Random(stream))
+        on_instance = self.evaluator.on(instance)
+        on_instance.phase_seconds = phase_seconds
+        return _RuleController(on_instance, self.tie_break, random.Random(stream))
 
 
 class _RuleController:
@@ -64,13 +69,29 @@ class _RuleController:
     def choose(self, state: State, exclude: Container[State] = ()) -> Successor | None:
         # The first compatible successor in action-name order, or in a random order: the first
         # compatible one of a uniformly shuffled list is a uniform choice among the compatible
-        # ones, and the successors after it need no feature evaluation.
-        candidates = [s for s in self.on_instance.instance.successors(state) if s.state not in exclude]
+        # ones. Successor states are made one at a time, so those after it are never made.
+        instance = self.on_instance.instance
+        phase_seconds = self.on_instance.phase_seconds
+        started = time.perf_counter() if phase_seconds is not None else 0.0
+        actions = instance.applicable_actions(state)
         if self.tie_break == "first":
-            candidates.sort(key=lambda s: str(s.action))
+            actions.sort(key=str)
         else:
-            self.rng.shuffle(candidates)
-        return self.on_instance.first_compatible(state, candidates)
+            self.rng.shuffle(actions)
+        if phase_seconds is not None:
+            phase_seconds["successors"] += time.perf_counter() - started
+        return self.on_instance.first_compatible(state, self._successors(state, actions, exclude))
+
+    def _successors(self, state: State, actions: list, exclude: Container[State]) -> Iterator[Successor]:
+        instance = self.on_instance.instance
+        phase_seconds = self.on_instance.phase_seconds
+        for action in actions:
+            started = time.perf_counter() if phase_seconds is not None else 0.0
+            successor = Successor(action, *instance.apply(state, action))
+            if phase_seconds is not None:
+                phase_seconds["successors"] += time.perf_counter() - started
+            if successor.state not in exclude:
+                yield successor
 
 
 class PlannerPolicy:

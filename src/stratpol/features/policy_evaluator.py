@@ -1,13 +1,64 @@
-"""A rule policy put to work on instances: its features evaluated on states through dlplan."""
+"""A rule policy put to work on instances: its features evaluated on states through dlplan.
+
+Evaluation is lazy: a successor's feature is evaluated only while some rule that holds at the
+source could still accept the transition, cheapest features first, so that most successors are
+rejected after one or two evaluations and the successors after the first compatible one are
+never looked at.
+"""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 
 from stratpol.features.pool import parse_feature
 from stratpol.features.vocabulary import InstanceBridge, Vocabulary
 from stratpol.planning import Instance, State, Successor
-from stratpol.policy import Policy, accepts
+from stratpol.policy import Change, Kind, Policy
+
+# What a rule asks of one feature across a transition (a feature the rule's effect does not
+# mention must keep its value, or for a Boolean feature its valuation).
+_SAME_VALUE, _SAME_VALUATION, _BECOMES_TRUE, _BECOMES_FALSE, _INCREASES, _DECREASES = range(6)
+
+
+@dataclass(frozen=True)
+class _CompiledRule:
+    conditions: tuple[tuple[int, bool], ...]  # feature index -> required valuation at the source
+    checks: dict[int, int]  # feature index -> what the transition must do to it (absent: anything)
+
+
+def _compile(policy: Policy) -> list[_CompiledRule]:
+    index = {f.name: i for i, f in enumerate(policy.features)}
+    compiled = []
+    for rule in policy.rules:
+        effects = dict(rule.effects)
+        checks = {}
+        for feature in policy.features:
+            change = effects.get(feature.name)
+            boolean = feature.kind is Kind.BOOLEAN
+            if change is None:
+                checks[index[feature.name]] = _SAME_VALUATION if boolean else _SAME_VALUE
+            elif change is not Change.ANY:
+                up = change is Change.UP
+                checks[index[feature.name]] = (_BECOMES_TRUE if up else _BECOMES_FALSE) if boolean \
+                    else (_INCREASES if up else _DECREASES)
+        compiled.append(_CompiledRule(tuple((index[n], v) for n, v in rule.conditions), checks))
+    return compiled
+
+
+def _allows(check: int, before: int, after: int) -> bool:
+    if check == _SAME_VALUE:
+        return after == before
+    if check == _SAME_VALUATION:
+        return (after > 0) == (before > 0)
+    if check == _BECOMES_TRUE:
+        return after > 0
+    if check == _BECOMES_FALSE:
+        return after == 0
+    if check == _INCREASES:
+        return after > before
+    return after < before
 
 
 class PolicyEvaluator:
@@ -21,30 +72,34 @@ class PolicyEvaluator:
             if not feature.description:
                 raise ValueError(f"feature {feature.name} has no description-logic expression")
             self._elements.append(parse_feature(vocabulary, feature.kind, feature.description).element)
+        self._rules = _compile(policy)
 
     def on(self, instance: Instance) -> InstancePolicy:
         return InstancePolicy(self, self.vocabulary.bridge(instance))
 
 
 class InstancePolicy:
-    """The policy on one instance: feature values per state (memoised) and compatible successors."""
+    """The policy on one instance: feature values per state (memoised, evaluated on demand) and
+    compatible successors."""
 
     def __init__(self, evaluator: PolicyEvaluator, bridge: InstanceBridge) -> None:
         self.policy = evaluator.policy
         self.instance = bridge.instance
         self._bridge = bridge
         self._elements = evaluator._elements
+        self._rules = evaluator._rules
         self._names = [f.name for f in self.policy.features]
-        self._kinds = self.policy.kinds
-        self._values: dict[int, dict[str, int]] = {}
+        self._rows: dict[int, list[int | None]] = {}  # state index -> feature values known so far
+        self._converted: tuple[int, object] | None = None  # the last state given to dlplan
+        # seconds and evaluations per feature, to try the cheapest first
+        self._cost = [0.0] * len(self._elements)
+        self._evaluations = [0] * len(self._elements)
+        self.phase_seconds: dict[str, float] | None = None  # set by a profiled run: seconds per phase
 
     def values(self, state: State) -> dict[str, int]:
-        known = self._values.get(state.index)
-        if known is None:
-            dlplan_state = self._bridge.state(state)
-            known = {name: int(element.evaluate(dlplan_state)) for name, element in zip(self._names, self._elements)}
-            self._values[state.index] = known
-        return known
+        """Every feature's value in `state`."""
+        row = self._row(state)
+        return {name: self._value(state, row, i) for i, name in enumerate(self._names)}
 
     def compatible_successors(self, state: State) -> list[Successor]:
         """The successors whose transition some rule accepts."""
@@ -57,11 +112,42 @@ class InstancePolicy:
         return next(self._compatible(state, candidates), None)
 
     def _compatible(self, state: State, candidates: Iterable[Successor]) -> Iterator[Successor]:
-        source = self.values(state)
-        rules = [r for r in self.policy.rules if all((source[n] > 0) == v for n, v in r.conditions)]
+        row = self._row(state)
+        source = [self._value(state, row, i) for i in range(len(self._elements))]
+        rules = [r for r in self._rules if all((source[i] > 0) == v for i, v in r.conditions)]
         if not rules:
             return
+        checked = {i for r in rules for i in r.checks}
+        order = sorted(checked, key=lambda i: self._cost[i] / max(1, self._evaluations[i]))
         for successor in candidates:
-            target = self.values(successor.state)
-            if any(accepts(r, self._kinds, source, target) for r in rules):
+            target = successor.state
+            target_row = self._row(target)
+            alive = rules
+            for i in order:
+                after = self._value(target, target_row, i)
+                alive = [r for r in alive if i not in r.checks or _allows(r.checks[i], source[i], after)]
+                if not alive:
+                    break
+            else:
                 yield successor
+
+    def _row(self, state: State) -> list[int | None]:
+        row = self._rows.get(state.index)
+        if row is None:
+            row = self._rows[state.index] = [None] * len(self._elements)
+        return row
+
+    def _value(self, state: State, row: list[int | None], i: int) -> int:
+        value = row[i]
+        if value is None:
+            started = time.perf_counter()
+            if self._converted is None or self._converted[0] != state.index:
+                self._converted = (state.index, self._bridge.convert(state))
+            converted = time.perf_counter()
+            value = row[i] = int(self._elements[i].evaluate(self._converted[1]))
+            evaluated = time.perf_counter()
+            self._cost[i] += evaluated - converted
+            self._evaluations[i] += 1
+            if self.phase_seconds is not None:
+                self.phase_seconds["features"] += evaluated - started
+        return value

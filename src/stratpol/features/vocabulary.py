@@ -72,23 +72,29 @@ class InstanceBridge:
             predicate, args = literal.atom
             if literal.positive and predicate in goal:
                 self.info.add_static_atom(predicate + GOAL_SUFFIX, list(args))
-        self._atom_index: dict[Atom, int] = {}
+        self._dlplan_index: dict[int, int] = {}  # the planning core's fluent atom index -> dlplan's
         self._states: dict[int, DlplanState] = {}
 
     def state(self, state: State) -> DlplanState:
         """The dlplan state of `state` (memoised: the same object for the same state)."""
         converted = self._states.get(state.index)
         if converted is None:
-            indices = []
-            for atom in state.atoms:
-                index = self._atom_index.get(atom)
-                if index is None:
-                    index = self.info.add_atom(atom[0], list(atom[1])).get_index()
-                    self._atom_index[atom] = index
-                indices.append(index)
-            converted = DlplanState(state.index, self.info, indices)
-            self._states[state.index] = converted
+            converted = self._states[state.index] = self.convert(state)
         return converted
+
+    def convert(self, state: State) -> DlplanState:
+        """A new dlplan state for `state`, not memoised (a policy run converts each state once),
+        built from the planning core's atom indices without spelling the atoms out."""
+        dlplan_index = self._dlplan_index
+        try:
+            indices = [dlplan_index[i] for i in state.fluent_atom_indices()]
+        except KeyError:
+            for i in state.fluent_atom_indices():
+                if i not in dlplan_index:
+                    predicate, args = self.instance.fluent_atom(i)
+                    dlplan_index[i] = self.info.add_atom(predicate, list(args)).get_index()
+            indices = [dlplan_index[i] for i in state.fluent_atom_indices()]
+        return DlplanState(state.index, self.info, indices)
 
     def states(self, states: Iterable[State]) -> list[DlplanState]:
         return [self.state(s) for s in states]

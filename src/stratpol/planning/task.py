@@ -76,6 +76,11 @@ class State:
             self._atoms = self.instance._fluent_atoms(self._mimir)
         return self._atoms
 
+    def fluent_atom_indices(self) -> list[int]:
+        """The planning core's indices of the fluent atoms true in this state (`Instance.fluent_atom`
+        names them): the cheap way to look at a state many times."""
+        return list(self._mimir.get_fluent_atoms())
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and other.instance is self.instance and other.index == self.index
 
@@ -343,15 +348,23 @@ class Instance:
             raise InputError(f"{error.args[0]} in {action}") from None
         return self._problem.new_ground_action(schema, objects)._advanced_ground_action
 
+    def fluent_atom(self, index: int) -> Atom:
+        """The fluent atom with the planning core's index `index` (see `State.fluent_atom_indices`)."""
+        if index not in self._atom_of_index:
+            self._name_atoms([index])
+        return self._atom_of_index[index]
+
     def _fluent_atoms(self, mimir_state: object) -> frozenset[Atom]:
         indices = list(mimir_state.get_fluent_atoms())
         missing = [i for i in indices if i not in self._atom_of_index]
         if missing:
-            for i, ground in zip(missing, self._pddl_repositories.get_fluent_ground_atoms_from_indices(missing)):
-                self._atom_of_index[i] = (
-                    ground.get_predicate().get_name(), tuple(o.get_name() for o in ground.get_objects())
-                )
+            self._name_atoms(missing)
         return frozenset(self._atom_of_index[i] for i in indices)
+
+    def _name_atoms(self, indices: list[int]) -> None:
+        for i, ground in zip(indices, self._pddl_repositories.get_fluent_ground_atoms_from_indices(indices)):
+            names = tuple(o.get_name() for o in ground.get_objects())
+            self._atom_of_index[i] = (ground.get_predicate().get_name(), names)
 
     def __repr__(self) -> str:
         return f"Instance({self.name!r}, {len(self.objects)} objects)"
