@@ -1,15 +1,16 @@
-"""Speed measurements (`stratpol bench planning`): successor generation and planner times."""
+"""Speed measurements: successor generation and planner times (`stratpol bench planning`), learning
+on the published training sets (`bench learning`), and learned policies' runs (`bench execution`)."""
 
 from __future__ import annotations
 
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from stratpol.evaluation.profile import ExecutionProfile, profile_run_in_child
 from stratpol.generation import domain_folder
-from stratpol.evaluation.profile import ExecutionProfile, profile_run
 from stratpol.learning.wrapper import LearningStatistics
 from stratpol.planning import Instance
 from stratpol.planning.planners import planner
@@ -339,7 +340,7 @@ def execution_benchmark(policy_files: list[Path], benchmarks: Path, sizes: tuple
 
     rows = []
 
-    def profiled(domain_name: str, source: str, domain: Domain, text: str, name: str) -> None:
+    def profiled(domain_name: str, source: str, domain: Domain, text: str, name: str, objects: int) -> None:
         vocabulary = Vocabulary(domain)
         try:
             rule_policy = RulePolicy(parse_policy(policy_file.read_text(), policy_file), vocabulary, seed=0)
@@ -347,7 +348,8 @@ def execution_benchmark(policy_files: list[Path], benchmarks: Path, sizes: tuple
             progress(f"{policy_file.name}: not a policy of {domain.path} ({str(error).splitlines()[0]})")
             return
         progress(f"{policy_file.name}: {name}")
-        row = ExecutionRow(domain_name, source, profile_run(rule_policy, domain, text, name, time_limit=time_limit))
+        profile = profile_run_in_child(rule_policy, domain, text, name, time_limit)
+        row = ExecutionRow(domain_name, source, replace(profile, objects=objects))
         rows.append(row)
         on_row(row)
 
@@ -363,12 +365,13 @@ def execution_benchmark(policy_files: list[Path], benchmarks: Path, sizes: tuple
                 if size is None:
                     continue
                 (generated,) = sample_instances(folder, size, 1, seed=0)
-                profiled(name, "generated", folder.domain, generated.text, f"{name}-{size}")
+                profiled(name, "generated", folder.domain, generated.text, f"{name}-{size}", size)
         tests = _test_files(benchmarks, name)
         if tests:
             domain = Domain(benchmarks / name / "domain.pddl")
-            largest = max(tests, key=lambda path: len(domain.problem_objects(path)))
-            profiled(name, "test", domain, largest.read_text(), largest.name)
+            objects = {path: len(domain.problem_objects(path)) for path in tests}
+            largest = max(tests, key=objects.get)
+            profiled(name, "test", domain, largest.read_text(), largest.name, objects[largest])
     return rows
 
 

@@ -9,6 +9,7 @@ run on this engine.
 
 from __future__ import annotations
 
+import multiprocessing
 import time
 from collections import defaultdict
 from dataclasses import dataclass
@@ -95,3 +96,32 @@ def profile_run(policy: RulePolicy, domain: Domain, text: str, name: str, step_b
     successors, features = phase_seconds["successors"], phase_seconds["features"]
     return ExecutionProfile(name, len(instance.objects), failure is None, failure, len(trajectory) - 1, grounding,
                             successors, features, max(0.0, running - successors - features), engine, generated)
+
+
+def profile_run_in_child(policy: RulePolicy, domain: Domain, text: str, name: str,
+                         time_limit: float = 60.0) -> ExecutionProfile:
+    """`profile_run` in a forked child process, killed if it has not answered within twice the
+    time limit: one step can take longer than any limit (a state of a 1,000-object childsnack
+    has millions of applicable actions), and the time limit is only checked between steps."""
+    context = multiprocessing.get_context("fork")
+    receiver, sender = context.Pipe(duplex=False)
+    child = context.Process(target=_send_profile, args=(sender, policy, domain, text, name, time_limit), daemon=True)
+    child.start()
+    sender.close()
+    try:
+        answered = receiver.poll(2 * time_limit + 10)
+        profile = receiver.recv() if answered else None
+    except EOFError:  # the child died (out of memory, a crash in a library)
+        profile = None
+        answered = True
+    finally:
+        child.kill()
+        child.join()
+    if profile is None:
+        failure = "killed" if not answered else f"died ({child.exitcode})"
+        return ExecutionProfile(name, 0, False, failure, 0, 0.0, 0.0, 0.0, 0.0, 0.0, 0)
+    return profile
+
+
+def _send_profile(sender, policy: RulePolicy, domain: Domain, text: str, name: str, time_limit: float) -> None:
+    sender.send(profile_run(policy, domain, text, name, time_limit=time_limit))

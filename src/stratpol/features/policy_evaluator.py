@@ -1,4 +1,5 @@
-"""A rule policy put to work on instances: its features evaluated on states through dlplan.
+"""A rule policy put to work on instances: its features evaluated on states (by pymimir's C++
+description-logic evaluator where it can, by dlplan otherwise).
 
 Evaluation is lazy: a successor's feature is evaluated only while some rule that holds at the
 source could still accept the transition, cheapest features first, so that most successors are
@@ -9,9 +10,10 @@ never looked at.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
+from stratpol.features.mimir_evaluation import MimirFeatures, StateEvaluation, Untranslatable
 from stratpol.features.pool import parse_feature
 from stratpol.features.vocabulary import InstanceBridge, Vocabulary
 from stratpol.planning import Instance, State, Successor
@@ -61,10 +63,17 @@ def _allows(check: int, before: int, after: int) -> bool:
     return after < before
 
 
-class PolicyEvaluator:
-    """Parses the policy's feature expressions once for a domain's vocabulary."""
+BACKENDS = ("mimir", "dlplan")
 
-    def __init__(self, policy: Policy, vocabulary: Vocabulary) -> None:
+
+class PolicyEvaluator:
+    """Parses the policy's feature expressions once for a domain's vocabulary. With the "mimir"
+    backend, features are evaluated by pymimir's C++ evaluator (features/mimir_evaluation.py)
+    wherever it has their constructors, and by dlplan otherwise."""
+
+    def __init__(self, policy: Policy, vocabulary: Vocabulary, backend: str = "mimir") -> None:
+        if backend not in BACKENDS:
+            raise ValueError(f"backend must be one of {BACKENDS}, not {backend!r}")
         self.policy = policy
         self.vocabulary = vocabulary
         self._elements = []
@@ -73,6 +82,19 @@ class PolicyEvaluator:
                 raise ValueError(f"feature {feature.name} has no description-logic expression")
             self._elements.append(parse_feature(vocabulary, feature.kind, feature.description).element)
         self._rules = _compile(policy)
+        self._mimir = MimirFeatures(vocabulary.domain) if backend == "mimir" else None
+        self._fast: list[Callable[[StateEvaluation], int] | None] = [None] * len(policy.features)
+        if self._mimir is not None:
+            for i, feature in enumerate(policy.features):
+                try:
+                    self._fast[i] = self._mimir.feature(feature.kind, feature.description)
+                except Untranslatable:
+                    pass  # dlplan evaluates it
+
+    @property
+    def dlplan_features(self) -> list[str]:
+        """The features dlplan evaluates: all with the "dlplan" backend, else those pymimir cannot."""
+        return [f.name for f, fast in zip(self.policy.features, self._fast) if fast is None]
 
     def on(self, instance: Instance) -> InstancePolicy:
         return InstancePolicy(self, self.vocabulary.bridge(instance))
@@ -87,10 +109,12 @@ class InstancePolicy:
         self.instance = bridge.instance
         self._bridge = bridge
         self._elements = evaluator._elements
+        self._fast = evaluator._fast
         self._rules = evaluator._rules
         self._names = [f.name for f in self.policy.features]
         self._rows: dict[int, list[int | None]] = {}  # state index -> feature values known so far
         self._converted: tuple[int, object] | None = None  # the last state given to dlplan
+        self._evaluation: StateEvaluation | None = None  # the last state given to pymimir
         # seconds and evaluations per feature, to try the cheapest first
         self._cost = [0.0] * len(self._elements)
         self._evaluations = [0] * len(self._elements)
@@ -141,10 +165,17 @@ class InstancePolicy:
         value = row[i]
         if value is None:
             started = time.perf_counter()
-            if self._converted is None or self._converted[0] != state.index:
-                self._converted = (state.index, self._bridge.convert(state))
-            converted = time.perf_counter()
-            value = row[i] = int(self._elements[i].evaluate(self._converted[1]))
+            fast = self._fast[i]
+            if fast is not None:
+                if self._evaluation is None or self._evaluation.index != state.index:
+                    self._evaluation = StateEvaluation(state)
+                converted = time.perf_counter()
+                value = row[i] = fast(self._evaluation)
+            else:
+                if self._converted is None or self._converted[0] != state.index:
+                    self._converted = (state.index, self._bridge.convert(state))
+                converted = time.perf_counter()
+                value = row[i] = int(self._elements[i].evaluate(self._converted[1]))
             evaluated = time.perf_counter()
             self._cost[i] += evaluated - converted
             self._evaluations[i] += 1
