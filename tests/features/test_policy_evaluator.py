@@ -1,4 +1,4 @@
-"""The policy's fast path (atom-index state conversion, lazy cheapest-first feature evaluation,
+"""The policy's fast path (pymimir's evaluator, lazy cheapest-first feature evaluation,
 compiled rules, lazily made successors) against dlplan's own evaluation and `accepts`, on random
 states of several domains."""
 

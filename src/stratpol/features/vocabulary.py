@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dlplan.core import DenotationsCaches, InstanceInfo, SyntacticElementFactory, VocabularyInfo
 from dlplan.core import State as DlplanState
 
-from stratpol.planning import Atom, Domain, Instance, State
+from stratpol.planning import Domain, Instance, State
 
 GOAL_SUFFIX = "_g"
 
@@ -86,15 +86,12 @@ class InstanceBridge:
         """A new dlplan state for `state`, not memoised (a policy run converts each state once),
         built from the planning core's atom indices without spelling the atoms out."""
         dlplan_index = self._dlplan_index
-        try:
-            indices = [dlplan_index[i] for i in state.fluent_atom_indices()]
-        except KeyError:
-            for i in state.fluent_atom_indices():
-                if i not in dlplan_index:
-                    predicate, args = self.instance.fluent_atom(i)
-                    dlplan_index[i] = self.info.add_atom(predicate, list(args)).get_index()
-            indices = [dlplan_index[i] for i in state.fluent_atom_indices()]
-        return DlplanState(state.index, self.info, indices)
+        atoms = state.fluent_atom_indices()
+        for i in atoms:
+            if i not in dlplan_index:
+                predicate, args = self.instance.fluent_atom(i)
+                dlplan_index[i] = self.info.add_atom(predicate, list(args)).get_index()
+        return DlplanState(state.index, self.info, [dlplan_index[i] for i in atoms])
 
     def states(self, states: Iterable[State]) -> list[DlplanState]:
         return [self.state(s) for s in states]
