@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
 
 from stratpol.generation import domain_folder
-from stratpol.planning import Domain, Instance
+from stratpol.planning import Domain, Instance, State
 
 DATA = Path(__file__).parent / "data"
 
@@ -33,6 +34,18 @@ def gripper_instance(domain: Domain, balls: int) -> Instance:
 
 def blocks_instance(domain: Domain, blocks: int, seed: int) -> Instance:
     return domain.instance_from_text(domain_folder("blocksworld").generator(blocks=blocks, seed=seed))
+
+
+def random_walk(instance: Instance, steps: int, seed: int) -> State:
+    """The state after up to `steps` uniformly random transitions from the initial state."""
+    rng = random.Random(seed)
+    state = instance.initial_state
+    for _ in range(steps):
+        successors = instance.successors(state)
+        if not successors:
+            break
+        state = rng.choice(successors).state
+    return state
 
 
 def oneway_instance(domain: Domain, balls: int) -> Instance:

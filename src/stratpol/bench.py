@@ -209,6 +209,7 @@ def learn_and_test(benchmarks: Path, name: str, test_time_limit: float = 60.0, l
     from stratpol.cache import cache_root
     from stratpol.errors import InputError
     from stratpol.evaluation import RulePolicy, run
+    from stratpol.evaluation.runner import default_step_bound
     from stratpol.features import Vocabulary
     from stratpol.learning.settings import learning_settings
     from stratpol.learning.wrapper import LearningFailure, learn_with_settings
@@ -247,8 +248,7 @@ def learn_and_test(benchmarks: Path, name: str, test_time_limit: float = 60.0, l
         except InputError:
             failures["unreadable"] = failures.get("unreadable", 0) + 1
             continue
-        bound = 20 * len(instance.objects) + 100
-        outcome = run(policy, instance, bound, time_limit=test_time_limit,
+        outcome = run(policy, instance, default_step_bound(instance), time_limit=test_time_limit,
                       dead_end_time_limit=min(test_time_limit, 1.0))
         solved += outcome.solved
         if outcome.failure is not None:
@@ -340,7 +340,8 @@ def execution_benchmark(policy_files: list[Path], benchmarks: Path, sizes: tuple
 
     rows = []
 
-    def profiled(domain_name: str, source: str, domain: Domain, text: str, name: str, objects: int) -> None:
+    def profiled(policy_file: Path, domain_name: str, source: str, domain: Domain, text: str, name: str,
+                 objects: int) -> None:
         vocabulary = Vocabulary(domain)
         try:
             rule_policy = RulePolicy(parse_policy(policy_file.read_text(), policy_file), vocabulary, seed=0)
@@ -365,13 +366,13 @@ def execution_benchmark(policy_files: list[Path], benchmarks: Path, sizes: tuple
                 if size is None:
                     continue
                 (generated,) = sample_instances(folder, size, 1, seed=0)
-                profiled(name, "generated", folder.domain, generated.text, f"{name}-{size}", size)
+                profiled(policy_file, name, "generated", folder.domain, generated.text, f"{name}-{size}", size)
         tests = _test_files(benchmarks, name)
         if tests:
             domain = Domain(benchmarks / name / "domain.pddl")
             objects = {path: len(domain.problem_objects(path)) for path in tests}
             largest = max(tests, key=objects.get)
-            profiled(name, "test", domain, largest.read_text(), largest.name, objects[largest])
+            profiled(policy_file, name, "test", domain, largest.read_text(), largest.name, objects[largest])
     return rows
 
 

@@ -4,10 +4,10 @@ states of several domains."""
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
+from conftest import random_walk
 from dlplan.core import State as DlplanState
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -60,13 +60,7 @@ def test_fast_path_agrees_with_dlplan_on_random_states(case, seed, steps):
     evaluator = PolicyEvaluator(policy, vocabulary)
     assert evaluator.dlplan_features == []  # pymimir evaluates them all
     on_instance = evaluator.on(instance)
-    rng = random.Random(seed)
-    state = instance.initial_state
-    for _ in range(steps):
-        successors = instance.successors(state)
-        if not successors:
-            break
-        state = rng.choice(successors).state
+    state = random_walk(instance, steps, seed)
     expected = _dlplan_values(policy, elements, on_instance._bridge, state)
     compatible = {s.state for s in on_instance.compatible_successors(state)}  # lazy, partial rows first
     assert on_instance.values(state) == expected
@@ -85,3 +79,40 @@ def test_a_run_takes_the_first_compatible_successor_in_name_order(case):
     assert chosen == (compatible[0] if compatible else None)
     excluded = controller.choose(state, exclude={chosen.state}) if chosen else None
     assert excluded == (compatible[1] if len(compatible) > 1 else None)
+
+
+CONSTRUCTORS = [  # every dlplan constructor the pymimir translation knows, on blocks
+    "n_count(c_diff(c_primitive(clear,0),c_primitive(clear_g,0)))",
+    "n_count(r_diff(r_transitive_reflexive_closure(r_primitive(on,0,1)),r_primitive(on,0,1)))",
+    "n_count(c_or(c_primitive(holding,0),c_projection(r_primitive(on,0,1),1)))",
+    "n_count(r_compose(r_primitive(on,0,1),r_inverse(r_primitive(on,0,1))))",
+    "n_count(r_and(r_top,r_not(r_primitive(on,1,0))))",
+    "n_count(c_subset(r_primitive(on,0,1),r_primitive(on_g,0,1)))",
+    "n_count(r_identity(c_primitive(clear,0)))",
+    "n_count(r_restrict(r_or(r_primitive(on,0,1),r_primitive(on_g,0,1)),c_primitive(clear,0)))",
+    "n_count(c_and(c_all(r_primitive(on,0,1),c_bot),c_not(c_top)))",
+    "n_count(c_some(r_primitive(on,0,1),c_primitive(on,1)))",
+    "n_concept_distance(c_primitive(clear,0),r_primitive(on,0,1),c_primitive(on-table,0))",
+    "n_concept_distance(c_primitive(holding,0),r_primitive(on,0,1),c_primitive(on-table,0))",
+    "b_empty(c_primitive(holding,0))",
+    "b_nullary(arm-empty)",
+]
+
+
+@pytest.mark.parametrize("description", CONSTRUCTORS)
+def test_every_translated_constructor_agrees_with_dlplan(description):
+    from stratpol.policy import Feature, Kind, Policy
+
+    folder = domain_folder("blocks4ops-clear")
+    vocabulary = Vocabulary(folder.domain)
+    kind = Kind.BOOLEAN if description.startswith("b_") else Kind.NUMERICAL
+    policy = Policy.of([Feature("f", kind, description)], [])
+    evaluator = PolicyEvaluator(policy, vocabulary)
+    assert evaluator.dlplan_features == []
+    element = parse_feature(vocabulary, kind, description).element
+    (generated,) = sample_instances(folder, 7, 1, seed=5)
+    instance = folder.domain.instance_from_text(generated.text)
+    on_instance = evaluator.on(instance)
+    for seed in range(8):
+        state = random_walk(instance, 3 * seed, seed)
+        assert on_instance.values(state) == _dlplan_values(policy, [element], on_instance._bridge, state)

@@ -2,28 +2,15 @@
 
 from __future__ import annotations
 
-import random
-
-from conftest import blocks_instance, gripper_instance, oneway_instance
+from conftest import blocks_instance, gripper_instance, oneway_instance, random_walk
 
 from stratpol.planning.problem_writer import problem_with_initial_state
-
-
-def _random_walk(instance, steps, seed):
-    rng = random.Random(seed)
-    state = instance.initial_state
-    for _ in range(steps):
-        successors = instance.successors(state)
-        if not successors:
-            break
-        state = rng.choice(successors).state
-    return state
 
 
 def test_state_round_trips_through_pddl(gripper, blocksworld):
     for instance in (gripper_instance(gripper, 3), blocks_instance(blocksworld, 5, seed=3)):
         for seed in range(5):
-            state = _random_walk(instance, 7, seed)
+            state = random_walk(instance, 7, seed)
             copy = instance.domain.instance_from_text(problem_with_initial_state(instance, state))
             assert copy.initial_state.atoms == state.atoms
             assert copy.goal == instance.goal

@@ -15,6 +15,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from stratpol.evaluation.policies import RulePolicy
+from stratpol.evaluation.runner import default_step_bound
 from stratpol.planning import Domain
 
 
@@ -56,16 +57,18 @@ class ExecutionProfile:
 def profile_run(policy: RulePolicy, domain: Domain, text: str, name: str, step_bound: int | None = None,
                 time_limit: float = 60.0) -> ExecutionProfile:
     """Run `policy` on the problem `text` of `domain` until a goal, a revisit, no compatible
-    successor, `step_bound` steps (default: 20 per object, plus 100, as the test runs of `bench
-    learning`) or `time_limit` seconds, timing each phase."""
+    successor, `step_bound` steps (default: `default_step_bound`) or `time_limit` seconds, timing
+    each phase."""
     started = time.perf_counter()
     instance = domain.instance_from_text(text, name)
     phase_seconds: dict[str, float] = defaultdict(float)
     controller = policy.controller(instance, phase_seconds)
     grounding = time.perf_counter() - started
     if step_bound is None:
-        step_bound = 20 * len(instance.objects) + 100
+        step_bound = default_step_bound(instance)
 
+    # evaluation.runner.run's loop, without its plan validation and dead-end test, which would
+    # count as the policy's time here
     state = instance.initial_state
     trajectory = [state]
     visited = {state}

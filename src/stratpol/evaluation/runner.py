@@ -34,6 +34,11 @@ class RunOutcome:
         return len(self.plan)
 
 
+def default_step_bound(instance: Instance) -> int:
+    """The step bound of a test run (bench learning, bench execution): 20 steps per object, plus 100."""
+    return 20 * len(instance.objects) + 100
+
+
 def run(policy: GeneralPolicy, instance: Instance, step_bound: int, forbid_revisits: bool = False,
         dead_end_time_limit: float = 10.0, time_limit: float | None = None) -> RunOutcome:
     """Follow the policy from the initial state until a goal, or a failure.

@@ -29,6 +29,28 @@ _TOKEN = re.compile(r"\s*([^\s(),]+|[(),])")
 
 Expression = tuple[str, tuple]  # (constructor or name, arguments)
 
+# dlplan constructors with a pymimir counterpart taking the same arguments in the same order
+_CONSTRUCTORS = {
+    "c_top": "concept_top", "c_bot": "concept_bot",
+    "c_some": "concept_existential_quantification", "c_all": "concept_value_restriction",
+    "c_and": "concept_intersection", "c_or": "concept_union", "c_not": "concept_negation",
+    "c_equal": "concept_role_value_map_equality", "c_subset": "concept_role_value_map_containment",
+    "r_top": "role_universal", "r_inverse": "role_inverse", "r_and": "role_intersection", "r_or": "role_union",
+    "r_not": "role_complement", "r_compose": "role_composition", "r_transitive_closure": "role_transitive_closure",
+    "r_transitive_reflexive_closure": "role_reflexive_transitive_closure", "r_restrict": "role_restriction",
+    "r_identity": "role_identity",
+}
+# dlplan constructors pymimir spells with others: a minus b is a and not b
+_REWRITES = {
+    "c_diff": lambda a, b: ("c_and", (a, ("c_not", (b,)))),
+    "r_diff": lambda a, b: ("r_and", (a, ("r_not", (b,)))),
+}
+
+
+def _sort(expression: Expression) -> str:
+    """"concept" or "role", from the constructor's prefix."""
+    return "concept" if expression[0].startswith("c_") else "role"
+
 
 class Untranslatable(ValueError):
     """A dlplan constructor pymimir has no counterpart for (e.g. n_role_distance, atoms of arity 3)."""
@@ -40,7 +62,7 @@ class StateEvaluation:
     def __init__(self, state: State) -> None:
         self.index = state.index
         self._denotations = dl.DenotationRepositories()  # must outlive the context
-        self.context = dl.EvaluationContext(state._mimir, self._denotations)
+        self.context = dl.EvaluationContext(state.mimir_state, self._denotations)
 
 
 def parse_expression(text: str) -> Expression:
@@ -76,7 +98,7 @@ class MimirFeatures:
     while its features are used (it owns them)."""
 
     def __init__(self, domain: Domain) -> None:
-        advanced = domain._mimir._advanced_domain
+        advanced = domain.mimir_domain
         self._repositories = dl.Repositories()
         self._predicates = {}
         for kind, predicates in (("static", advanced.get_static_predicates()),
@@ -100,18 +122,15 @@ class MimirFeatures:
                 return lambda evaluation: int(boolean.evaluate(evaluation.context).get_data())
             if name == "b_empty":
                 (argument,) = arguments
-                nonempty = r.get_or_create_boolean_nonempty_concept(self._concept(argument)) \
-                    if argument[0].startswith("c_") else r.get_or_create_boolean_nonempty_role(self._role(argument))
+                nonempty = getattr(r, "get_or_create_boolean_nonempty_" + _sort(argument))(self._element(argument))
                 return lambda evaluation: int(not nonempty.evaluate(evaluation.context).get_data())
             raise Untranslatable(f"Boolean constructor {name}")
         if name == "n_count":
             (argument,) = arguments
-            count = r.get_or_create_numerical_count_concept(self._concept(argument)) \
-                if argument[0].startswith("c_") else r.get_or_create_numerical_count_role(self._role(argument))
+            count = getattr(r, "get_or_create_numerical_count_" + _sort(argument))(self._element(argument))
             return lambda evaluation: count.evaluate(evaluation.context).get_data()
         if name == "n_concept_distance":
-            distance = r.get_or_create_numerical_distance(
-                self._concept(arguments[0]), self._role(arguments[1]), self._concept(arguments[2]))
+            distance = r.get_or_create_numerical_distance(*map(self._element, arguments))
 
             def value(evaluation: StateEvaluation) -> int:
                 d = distance.evaluate(evaluation.context).get_data()
@@ -136,42 +155,27 @@ class MimirFeatures:
     def _arity(self, name: str) -> int:
         return self._predicate(name)[1].get_arity()
 
-    def _concept(self, expression: Expression) -> object:
+    def _element(self, expression: Expression) -> object:
+        """The pymimir concept or role of a dlplan concept (c_...) or role (r_...) expression."""
         name, a = expression
-        r = self._repositories
-        if name == "c_top":
-            return r.get_or_create_concept_top()
-        if name == "c_bot":
-            return r.get_or_create_concept_bot()
+        if name in _REWRITES:
+            return self._element(_REWRITES[name](*a))
+        if name in _CONSTRUCTORS:
+            return getattr(self._repositories, "get_or_create_" + _CONSTRUCTORS[name])(*map(self._element, a))
         if name == "c_primitive":
             predicate, position = a[0][0], int(a[1][0])
             if self._arity(predicate) == 1:
                 return self._atomic("concept", predicate)
             return self._projection(self._primitive_role(predicate, 0, 1), position)
         if name == "c_projection":
-            return self._projection(self._role(a[0]), int(a[1][0]))
+            return self._projection(self._element(a[0]), int(a[1][0]))
         if name == "c_one_of":
             if a[0][0] not in self._constants:
                 raise Untranslatable(f"c_one_of({a[0][0]}): not a domain constant")
-            return r.get_or_create_concept_nominal(self._constants[a[0][0]])
-        if name == "c_some":
-            return r.get_or_create_concept_existential_quantification(self._role(a[0]), self._concept(a[1]))
-        if name == "c_all":
-            return r.get_or_create_concept_value_restriction(self._role(a[0]), self._concept(a[1]))
-        if name == "c_and":
-            return r.get_or_create_concept_intersection(self._concept(a[0]), self._concept(a[1]))
-        if name == "c_or":
-            return r.get_or_create_concept_union(self._concept(a[0]), self._concept(a[1]))
-        if name == "c_not":
-            return r.get_or_create_concept_negation(self._concept(a[0]))
-        if name == "c_diff":
-            return r.get_or_create_concept_intersection(
-                self._concept(a[0]), r.get_or_create_concept_negation(self._concept(a[1])))
-        if name == "c_equal":
-            return r.get_or_create_concept_role_value_map_equality(self._role(a[0]), self._role(a[1]))
-        if name == "c_subset":
-            return r.get_or_create_concept_role_value_map_containment(self._role(a[0]), self._role(a[1]))
-        raise Untranslatable(f"concept constructor {name}")
+            return self._repositories.get_or_create_concept_nominal(self._constants[a[0][0]])
+        if name == "r_primitive":
+            return self._primitive_role(a[0][0], int(a[1][0]), int(a[2][0]))
+        raise Untranslatable(f"constructor {name}")
 
     def _projection(self, role: object, position: int) -> object:
         """The objects at `position` (0 or 1) of the role's pairs."""
@@ -189,33 +193,3 @@ class MimirFeatures:
         if (first, second) != (0, 1):
             raise Untranslatable(f"r_primitive({predicate},{first},{second})")
         return role
-
-    def _role(self, expression: Expression) -> object:
-        name, a = expression
-        r = self._repositories
-        if name == "r_primitive":
-            return self._primitive_role(a[0][0], int(a[1][0]), int(a[2][0]))
-        if name == "r_top":
-            return r.get_or_create_role_universal()
-        if name == "r_inverse":
-            return r.get_or_create_role_inverse(self._role(a[0]))
-        if name == "r_and":
-            return r.get_or_create_role_intersection(self._role(a[0]), self._role(a[1]))
-        if name == "r_or":
-            return r.get_or_create_role_union(self._role(a[0]), self._role(a[1]))
-        if name == "r_not":
-            return r.get_or_create_role_complement(self._role(a[0]))
-        if name == "r_diff":
-            return r.get_or_create_role_intersection(
-                self._role(a[0]), r.get_or_create_role_complement(self._role(a[1])))
-        if name == "r_compose":
-            return r.get_or_create_role_composition(self._role(a[0]), self._role(a[1]))
-        if name == "r_transitive_closure":
-            return r.get_or_create_role_transitive_closure(self._role(a[0]))
-        if name == "r_transitive_reflexive_closure":
-            return r.get_or_create_role_reflexive_transitive_closure(self._role(a[0]))
-        if name == "r_restrict":
-            return r.get_or_create_role_restriction(self._role(a[0]), self._concept(a[1]))
-        if name == "r_identity":
-            return r.get_or_create_role_identity(self._concept(a[0]))
-        raise Untranslatable(f"role constructor {name}")

@@ -76,6 +76,12 @@ class State:
             self._atoms = self.instance._fluent_atoms(self._mimir)
         return self._atoms
 
+    @property
+    def mimir_state(self) -> object:
+        """pymimir's search state, for code that hands states to pymimir itself (its
+        description-logic evaluator)."""
+        return self._mimir
+
     def fluent_atom_indices(self) -> list[int]:
         """The planning core's indices of the fluent atoms true in this state (`Instance.fluent_atom`
         names them): the cheap way to look at a state many times."""
@@ -138,6 +144,12 @@ class Domain:
         self.constants: tuple[str, ...] = tuple(c.get_name() for c in self._mimir.get_constants())
         self.action_names: tuple[str, ...] = tuple(a.get_name() for a in self._mimir.get_actions())
         self._action_names = {name.lower(): name for name in self.action_names}
+
+    @property
+    def mimir_domain(self) -> object:
+        """pymimir's parsed domain (its advanced formalism), for code that builds pymimir objects
+        over this domain (description-logic features)."""
+        return self._mimir._advanced_domain
 
     def load_instance(self, path: str | Path) -> Instance:
         """Parse a problem file of this domain."""
