@@ -6,6 +6,8 @@ from collections import deque
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from stratpol.errors import InputError
 from stratpol.features import FeatureTable, Grammar, Vocabulary, generate_pool, load_grammar, parse_feature
@@ -161,3 +163,18 @@ def test_a_domain_with_equality_gives_a_pool_that_reloads_from_the_cache(tmp_pat
     pool = generate_pool(vocabulary, states, GRAMMAR, cache_dir=tmp_path)
     cached = generate_pool(vocabulary, states, GRAMMAR, cache_dir=tmp_path)
     assert [f.description for f in cached] == [f.description for f in pool]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 6), st.integers(1, 12), st.integers(0, 2**32 - 1))
+def test_pruning_on_the_rows_of_the_transitions_keeps_the_same_columns(rows, columns, seed):
+    """The learner prunes on the rows its transitions use; other rows must not change the result."""
+    rng = np.random.default_rng(seed)
+    values = rng.integers(0, 3, size=(rows + 4, columns)).astype(np.int32)
+    table = FeatureTable([None] * columns, values)
+    used = sorted(rng.choice(rows + 4, size=rows, replace=False).tolist())
+    transitions = rng.choice(used, size=(rng.integers(1, 5), 2))
+    local = {row: i for i, row in enumerate(used)}
+    on_used = FeatureTable([None] * columns, values[used])
+    remapped = np.vectorize(local.get)(transitions)
+    assert prune_equivalent(on_used, remapped) == prune_equivalent(table, transitions)

@@ -93,13 +93,16 @@ class WrapperResult:
 
 
 class _Rows:
-    """Rows of the growing feature table: one per (instance, state) that learning touched."""
+    """Rows of the feature table, one per (instance, state) that learning touched. A row's values
+    are computed when a learning problem first reads it, so memory grows with the rows the
+    subsets Q' use, not with every plan state of the training set."""
 
     def __init__(self, pool) -> None:
         self.pool = list(pool)
         self.index: dict[tuple[int, int], int] = {}
         self.entries: list[tuple[InstanceBridge, State]] = []
-        self.values = np.zeros((0, len(self.pool)), dtype=np.int32)
+        self._slot: dict[int, int] = {}  # row -> its line in _values
+        self._values = np.zeros((0, len(self.pool)), dtype=np.int32)  # capacity doubles when full
 
     def row(self, instance: int, bridge: InstanceBridge, state: State) -> int:
         key = (instance, state.index)
@@ -108,12 +111,19 @@ class _Rows:
             self.entries.append((bridge, state))
         return self.index[key]
 
-    def table(self) -> FeatureTable:
-        missing = self.entries[len(self.values):]
+    def table(self, rows: Sequence[int]) -> FeatureTable:
+        """The feature table of `rows`, in that order (its row i is rows[i])."""
+        missing = sorted({r for r in rows if r not in self._slot})
         if missing:
-            added = FeatureTable.evaluate(self.pool, missing).values
-            self.values = np.vstack([self.values, added])
-        return FeatureTable(self.pool, self.values)
+            needed = len(self._slot) + len(missing)
+            if needed > len(self._values):
+                grown = np.empty((max(needed, 2 * len(self._values)), len(self.pool)), dtype=np.int32)
+                grown[:len(self._slot)] = self._values[:len(self._slot)]
+                self._values = grown
+            first = len(self._slot)
+            self._values[first:needed] = FeatureTable.evaluate(self.pool, [self.entries[r] for r in missing]).values
+            self._slot.update((r, first + i) for i, r in enumerate(missing))
+        return FeatureTable(self.pool, self._values[[self._slot[r] for r in rows]])
 
 
 @dataclass
@@ -307,7 +317,12 @@ def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, vocabu
         good = [pair for e in chosen for pair in e.good]
         bad = [pair for e in chosen for pair in e.bad]
         goal_pairs = [(e.plan[-1], r) for e in chosen for r in e.relevant]
-        table = rows.table()
+        # the problem reads only the rows of Q': pruning on them keeps the same columns as on all
+        # rows (features equal on these rows are T-equivalent, and the first of a group is kept)
+        used = sorted({r for pairs in (good, bad, goal_pairs) for pair in pairs for r in pair})
+        local = {row: i for i, row in enumerate(used)}
+        good, bad, goal_pairs = ([(local[s], local[t]) for s, t in pairs] for pairs in (good, bad, goal_pairs))
+        table = rows.table(used)
         statistics.states = len(rows.entries)
         columns = prune_equivalent(table, np.array(good))
         reduced = LearningExamples.of(table.subset(columns), good, bad, goal_pairs)
