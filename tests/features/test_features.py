@@ -178,3 +178,13 @@ def test_pruning_on_the_rows_of_the_transitions_keeps_the_same_columns(rows, col
     on_used = FeatureTable([None] * columns, values[used])
     remapped = np.vectorize(local.get)(transitions)
     assert prune_equivalent(on_used, remapped) == prune_equivalent(table, transitions)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 5), st.integers(1, 40), st.integers(0, 2**32 - 1))
+def test_pruning_keeps_the_first_column_of_each_group_of_equal_columns(rows, columns, seed):
+    values = np.random.default_rng(seed).integers(-1, 2, size=(rows, columns)).astype(np.int32)
+    first: dict[bytes, int] = {}
+    for j in range(columns):
+        first.setdefault(values[:, j].tobytes(), j)
+    assert prune_equivalent(FeatureTable([None] * columns, values)) == sorted(first.values())

@@ -4,7 +4,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from stratpol.learning.chains import monotone_given
+from stratpol.learning.chains import INFINITE, cheapest_chains, monotone, monotone_given
 
 
 def _by_definition(changes: np.ndarray, valuations: np.ndarray) -> np.ndarray:
@@ -57,3 +57,40 @@ def test_a_feature_that_changes_everywhere_gives_every_feature_a_chain():
     valuations = np.array([[False, True, True], [True, True, True]])
     relation = monotone_given(changes, valuations)
     assert relation[np.array([0])][0].tolist() == [False, True, True]
+
+
+def _chains_by_rounds(costs, is_monotone, dense, selected):
+    """Reference relaxation on the dense relation: each round, f takes the cheapest (then lowest)
+    g among the features improved in the round before."""
+    count = len(costs)
+    cost = np.where(is_monotone, costs, INFINITE).astype(np.int64)
+    cost[selected] = 0
+    predecessor = np.full(count, -1)
+    frontier = [g for g in range(count) if cost[g] < INFINITE]
+    while frontier:
+        better = []
+        for f in range(count):
+            options = [(cost[g], g) for g in frontier if dense[g, f]]
+            if options and not selected[f]:
+                value, g = min(options)
+                if value + costs[f] < cost[f]:
+                    better.append((f, value + costs[f], g))
+        for f, value, g in better:
+            cost[f], predecessor[f] = value, g
+        frontier = [f for f, _, _ in better]
+    return cost, predecessor
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 10), st.integers(1, 30), st.integers(0, 2**32 - 1))
+def test_cheapest_chains_match_the_relaxation_on_the_dense_relation(transitions, features, seed):
+    rng = np.random.default_rng(seed)
+    changes = rng.integers(-1, 2, size=(transitions, features), dtype=np.int8)
+    valuations = rng.random((transitions, features)) < 0.5
+    costs = rng.integers(1, 4, size=features)
+    is_monotone = monotone(changes)
+    relation = monotone_given(changes, valuations)
+    selected = rng.random(features) < 0.2  # chosen features cost 0
+    chains = cheapest_chains(costs, is_monotone, relation, selected=selected)
+    cost, predecessor = _chains_by_rounds(costs, is_monotone, _by_definition(changes, valuations), selected)
+    assert chains.cost.tolist() == cost.tolist() and chains.predecessor.tolist() == predecessor.tolist()

@@ -17,7 +17,7 @@ INFINITY = np.iinfo(np.int32).max  # dlplan's value for an infinite concept dist
 
 @dataclass
 class FeatureTable:
-    """values[i, j] is feature j on state i (int32; Booleans 0/1; distances capped at INFINITY)."""
+    """values[i, j] is feature j on state i (int32; Booleans 0/1; an infinite distance is INFINITY)."""
 
     features: list[PoolFeature]
     values: np.ndarray
@@ -28,15 +28,15 @@ class FeatureTable:
         """Evaluate every feature on every state, one batched dlplan call per feature."""
         dlplan_states = [bridge.state(state) for bridge, state in states]
         features = list(features)
-        # int32 holds every value (distances are capped at INFINITY) in half the memory of int64:
-        # the published pools have up to 262,509 features over thousands of states
+        # int32 holds every value (dlplan's infinite distance is INFINITY) in half the memory of
+        # int64: the published pools have up to 262,509 features over thousands of states
         values = np.empty((len(dlplan_states), len(features)), dtype=np.int32)
         # dlplan caches a batched evaluation by element, not by the list of states: a cache
         # shared between two calls with different states returns the first call's values
         caches = DenotationsCaches()
         for column, feature in enumerate(features):
             raw = feature.element.evaluate(dlplan_states, caches)
-            values[:, column] = np.minimum(np.asarray(raw, dtype=np.int64), INFINITY)
+            values[:, column] = raw
         return FeatureTable(features, values)
 
     @property
@@ -59,10 +59,18 @@ class FeatureTable:
 
 
 def _first_of_each_group(signatures: np.ndarray) -> list[int]:
-    """Column indices keeping the first column of every group of identical columns."""
+    """Column indices keeping the first column of every group of identical columns.
+
+    Columns are grouped by a random linear hash (one 1-D sort instead of a sort of whole
+    columns); the groups are then checked member by member, and a hash collision falls back to
+    the exact sort."""
     if signatures.shape[1] == 0:
         return []
-    _, first = np.unique(np.ascontiguousarray(signatures.T), axis=0, return_index=True)
+    weights = np.random.default_rng(0).integers(1, 2**63, size=signatures.shape[0], dtype=np.uint64)
+    hashes = signatures.T.astype(np.uint64) @ weights  # wraps modulo 2**64, as intended
+    _, first, group = np.unique(hashes, return_index=True, return_inverse=True)
+    if not np.array_equal(signatures, signatures[:, first[group]]):
+        _, first = np.unique(np.ascontiguousarray(signatures.T), axis=0, return_index=True)
     return sorted(first.tolist())
 
 

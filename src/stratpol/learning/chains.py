@@ -105,27 +105,21 @@ class Chains:
 def cheapest_chains(costs: np.ndarray, is_monotone: np.ndarray, given: MonotoneGiven,
                     frozen: Chains | None = None, selected: np.ndarray | None = None) -> Chains:
     """Chain costs by relaxation: cost(f) = c(f) for monotone f, else min over g with f given g
-    of cost(g) + c(f). Selected features cost 0 and keep the chains they were chosen with."""
+    of cost(g) + c(f). Selected features cost 0 and keep the chains they were chosen with.
+    Each round relaxes f from the features whose cost just changed, taking the cheapest one
+    (then the lowest index) as f's predecessor."""
     count = len(costs)
     selected = np.zeros(count, dtype=bool) if selected is None else selected
+    if (costs <= 0).any():
+        raise ValueError("chain costs must be positive")
     cost = np.where(is_monotone, costs, INFINITE).astype(np.int64)
     predecessor = np.full(count, -1, dtype=np.int64)
     if frozen is not None:
         predecessor[selected] = frozen.predecessor[selected]
     cost[selected] = 0
     frontier = np.flatnonzero(cost < INFINITE)
-    columns = np.arange(count)
     while len(frontier):
-        # relax f from the features g whose cost just changed, a block of them at a time
-        best_cost = np.full(count, INFINITE, dtype=np.int64)
-        best_from = np.full(count, -1, dtype=np.int64)
-        for start in range(0, len(frontier), _BLOCK):
-            block = frontier[start:start + _BLOCK]
-            through = np.where(given[block], cost[block][:, None], INFINITE)
-            row = through.argmin(axis=0)
-            value = through[row, columns]
-            improve = value < best_cost
-            best_cost[improve], best_from[improve] = value[improve], block[row[improve]]
+        best_cost, best_from = _cheapest_given(given, frontier, cost)
         candidate = np.where(best_cost < INFINITE, best_cost + costs, INFINITE)
         better = (candidate < cost) & ~selected
         cost[better] = candidate[better]
@@ -134,4 +128,29 @@ def cheapest_chains(costs: np.ndarray, is_monotone: np.ndarray, given: MonotoneG
     return Chains(cost, predecessor)
 
 
-_BLOCK = 256
+def _cheapest_given(given: MonotoneGiven, frontier: np.ndarray, cost: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per feature f, the cheapest g of `frontier` (then the lowest index) with f monotone given
+    g: its cost (INFINITE if none) and g (-1). Features g of one context share a row of the
+    relation, so only the cheapest g of each context is tried, cheapest first, and each f is
+    taken by the first row that holds it (packed bitsets throughout). That row may hold g itself
+    (when g changes on every transition), which the caller never takes: g through g costs more
+    than g with positive costs."""
+    count = len(given)
+    order = np.lexsort((frontier, cost[frontier], given.row_of[frontier]))
+    by_context = frontier[order]
+    contexts = given.row_of[by_context]
+    heads = by_context[np.flatnonzero(np.r_[True, contexts[1:] != contexts[:-1]])]
+    heads = heads[np.lexsort((heads, cost[heads]))]
+    best_cost = np.full(count, INFINITE, dtype=np.int64)
+    best_from = np.full(count, -1, dtype=np.int64)
+    open_features = np.packbits(np.ones(count, dtype=bool))
+    for g in heads.tolist():
+        taken = given.rows[given.row_of[g]] & open_features
+        if not taken.any():
+            continue
+        features = np.flatnonzero(np.unpackbits(taken, count=count))
+        best_cost[features], best_from[features] = cost[g], g
+        open_features ^= taken
+        if not open_features.any():
+            break
+    return best_cost, best_from
