@@ -9,45 +9,71 @@ valuation of every example transition.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
+from itertools import product
 
 from stratpol.policy import Change, Kind, Policy, Rule, accepts
 from stratpol.termination import Certificate, check_certificate, entails_change
+from stratpol.termination.monotonicity import joint_context, may_decrease, may_increase
 
 Transition = tuple[Mapping[str, int], Mapping[str, int]]
 
 
 def simplify_policy(policy: Policy, certificate: Certificate, k: int, bad: Sequence[Transition]) -> Policy:
-    """The simplified policy; `bad` are the X- transitions as feature values before and after."""
-    kinds = policy.kinds
+    """The simplified policy; `bad` are the X- transitions as feature values before and after.
 
-    def admissible(rules: list[Rule]) -> bool:
-        candidate = Policy.of(policy.features, rules)
-        changes = {}
-        for rule in candidate.rules:
-            changed = next((f.name for f in candidate.features if entails_change(rule, f)), None)
-            if changed is None:
-                return False
-            changes[rule] = changed
-        if check_certificate(candidate, Certificate(certificate.ranks, changes), k):
-            return False
-        return not any(accepts(rule, kinds, before, after) for rule in candidate.rules for before, after in bad)
+    A step changes one rule, so it is checked on that rule alone: the rule must entail a change,
+    mention only ranked features and accept no bad transition, and every ranked feature must stay
+    monotone in each context of its G, kept as counts of the rules that may raise or lower it
+    there. The result is checked against the certificate once at the end."""
+    kinds = policy.kinds
+    features = {f.name: f for f in policy.features}
+    contexts = [(features[name], tuple(features[g] for g in rank.given), values)
+                for name, rank in certificate.ranks.items()
+                for values in product((False, True), repeat=len(rank.given))]
+
+    def moves(rule: Rule) -> Counter:
+        """(context, +1 / -1) for each context of a ranked feature where `rule` may raise / lower it."""
+        found = Counter()
+        for number, (feature, given, values) in enumerate(contexts):
+            if joint_context((rule,), tuple(zip(given, values))):
+                found[number, 1] += may_increase(rule, feature)
+                found[number, -1] += may_decrease(rule, feature)
+        return found
+
+    def violates(counts: Counter) -> bool:
+        """Whether some ranked feature may both rise and fall in one context of its G."""
+        return any(counts[number, 1] and counts[number, -1] for number in range(len(contexts)))
 
     rules = list(policy.rules)
+    counts = sum((moves(rule) for rule in rules), Counter())
+    if (violates(counts) or any(policy.accepts(before, after) for before, after in bad)):
+        return policy  # no step can repair a policy the certificate or X- rejects already
+
+    def try_replace(index: int, trial: Rule) -> None:
+        nonlocal counts
+        if not any(entails_change(trial, f) for f in policy.features) or not trial.features() <= certificate.ranks.keys():
+            return
+        if any(accepts(trial, kinds, before, after) for before, after in bad):
+            return
+        updated = counts - moves(rules[index]) + moves(trial)
+        if not violates(updated):
+            rules[index], counts = trial, updated
+
     for index in range(len(rules)):
         for name, _ in rules[index].conditions:
-            if kinds[name] is not Kind.NUMERICAL:
-                continue
-            rule = rules[index]
-            trial = Rule.of({n: v for n, v in rule.conditions if n != name}, rule.effects)
-            if admissible(rules[:index] + [trial] + rules[index + 1:]):
-                rules[index] = trial
+            if kinds[name] is Kind.NUMERICAL:
+                rule = rules[index]
+                try_replace(index, Rule.of({n: v for n, v in rule.conditions if n != name}, rule.effects))
     for index in range(len(rules)):
         for feature in policy.features:
             rule = rules[index]
-            if feature.name in rule.effect:
-                continue
-            trial = Rule.of(rule.conditions, {**rule.effect, feature.name: Change.ANY})
-            if admissible(rules[:index] + [trial] + rules[index + 1:]):
-                rules[index] = trial
-    return Policy.of(policy.features, rules)
+            if feature.name not in rule.effect:
+                try_replace(index, Rule.of(rule.conditions, {**rule.effect, feature.name: Change.ANY}))
+    simplified = Policy.of(policy.features, rules)
+    changes = {rule: next(f.name for f in policy.features if entails_change(rule, f)) for rule in simplified.rules}
+    problems = check_certificate(simplified, Certificate(certificate.ranks, changes), k)
+    if problems:  # the counts above decide as the certificate does; this guards against a bug
+        raise RuntimeError(f"simplification broke the termination certificate: {problems[0]}")
+    return simplified
