@@ -29,6 +29,7 @@ def simplify_policy(policy: Policy, certificate: Certificate, k: int, bad: Seque
     there. The result is checked against the certificate once at the end."""
     kinds = policy.kinds
     features = {f.name: f for f in policy.features}
+    ranked = certificate.ranks.keys()
     contexts = [(features[name], tuple(features[g] for g in rank.given), values)
                 for name, rank in certificate.ranks.items()
                 for values in product((False, True), repeat=len(rank.given))]
@@ -53,7 +54,7 @@ def simplify_policy(policy: Policy, certificate: Certificate, k: int, bad: Seque
 
     def try_replace(index: int, trial: Rule) -> None:
         nonlocal counts
-        if not any(entails_change(trial, f) for f in policy.features) or not trial.features() <= certificate.ranks.keys():
+        if not any(entails_change(trial, f) for f in policy.features) or not trial.features() <= ranked:
             return
         if any(accepts(trial, kinds, before, after) for before, after in bad):
             return
