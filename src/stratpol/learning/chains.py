@@ -146,9 +146,11 @@ def _cheapest_given(given: MonotoneGiven, frontier: np.ndarray, cost: np.ndarray
     open_features = np.packbits(np.ones(count, dtype=bool))
     for g in heads.tolist():
         taken = given.rows[given.row_of[g]] & open_features
-        if not taken.any():
+        hit = np.flatnonzero(taken)  # bytes with a newly taken feature: unpack only those
+        if not len(hit):
             continue
-        features = np.flatnonzero(np.unpackbits(taken, count=count))
+        bits = np.unpackbits(taken[hit]).reshape(-1, 8).view(bool)
+        features = (hit[:, None] * 8 + np.arange(8))[bits]
         best_cost[features], best_from[features] = cost[g], g
         open_features ^= taken
         if not open_features.any():
