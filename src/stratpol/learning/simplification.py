@@ -49,7 +49,7 @@ def simplify_policy(policy: Policy, certificate: Certificate, k: int, bad: Seque
 
     rules = list(policy.rules)
     counts = sum((moves(rule) for rule in rules), Counter())
-    if (violates(counts) or any(policy.accepts(before, after) for before, after in bad)):
+    if violates(counts) or any(policy.accepts(before, after) for before, after in bad):
         return policy  # no step can repair a policy the certificate or X- rejects already
 
     def try_replace(index: int, trial: Rule) -> None:
