@@ -26,12 +26,17 @@ def _by_definition(changes: np.ndarray, valuations: np.ndarray) -> np.ndarray:
     return dense
 
 
+def _random_transitions(rng, transitions: int, features: int) -> tuple[np.ndarray, np.ndarray]:
+    """Random changes in {-1, 0, 1} and source valuations of `features` over `transitions`."""
+    changes = rng.integers(-1, 2, size=(transitions, features), dtype=np.int8)
+    return changes, rng.random((transitions, features)) < 0.5
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.integers(1, 12), st.integers(1, 14), st.integers(0, 2**32 - 1))
 def test_monotone_given_matches_the_definition(transitions, features, seed):
     rng = np.random.default_rng(seed)
-    changes = rng.integers(-1, 2, size=(transitions, features), dtype=np.int8)
-    valuations = rng.random((transitions, features)) < 0.5
+    changes, valuations = _random_transitions(rng, transitions, features)
     relation = monotone_given(changes, valuations)
     expected = _by_definition(changes, valuations)
     assert np.array_equal(relation[np.arange(features)], expected)
@@ -85,8 +90,7 @@ def _chains_by_rounds(costs, is_monotone, dense, selected):
 @given(st.integers(1, 10), st.integers(1, 30), st.integers(0, 2**32 - 1))
 def test_cheapest_chains_match_the_relaxation_on_the_dense_relation(transitions, features, seed):
     rng = np.random.default_rng(seed)
-    changes = rng.integers(-1, 2, size=(transitions, features), dtype=np.int8)
-    valuations = rng.random((transitions, features)) < 0.5
+    changes, valuations = _random_transitions(rng, transitions, features)
     costs = rng.integers(1, 4, size=features)
     is_monotone = monotone(changes)
     relation = monotone_given(changes, valuations)
