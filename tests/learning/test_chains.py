@@ -33,7 +33,7 @@ def _random_transitions(rng, transitions: int, features: int) -> tuple[np.ndarra
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(1, 12), st.integers(1, 14), st.integers(0, 2**32 - 1))
+@given(st.integers(0, 20), st.integers(1, 14), st.integers(0, 2**32 - 1))
 def test_monotone_given_matches_the_definition(transitions, features, seed):
     rng = np.random.default_rng(seed)
     changes, valuations = _random_transitions(rng, transitions, features)
@@ -64,14 +64,19 @@ def test_a_feature_that_changes_everywhere_gives_every_feature_a_chain():
     assert relation[np.array([0])][0].tolist() == [False, True, True]
 
 
-def _chains_by_rounds(costs, is_monotone, dense, selected):
+def _chains_by_rounds(costs, is_monotone, dense, selected, start=None):
     """Reference relaxation on the dense relation: each round, f takes the cheapest (then lowest)
-    g among the features improved in the round before."""
+    g among the features improved in the round before; from `start` (costs, predecessors) the
+    first round relaxes from the features selected since."""
     count = len(costs)
-    cost = np.where(is_monotone, costs, INFINITE).astype(np.int64)
+    if start is None:
+        cost = np.where(is_monotone, costs, INFINITE).astype(np.int64)
+        predecessor = np.full(count, -1)
+        frontier = [g for g in range(count) if selected[g] or cost[g] < INFINITE]
+    else:
+        cost, predecessor = start[0].copy(), start[1].copy()
+        frontier = [g for g in range(count) if selected[g] and cost[g] > 0]
     cost[selected] = 0
-    predecessor = np.full(count, -1)
-    frontier = [g for g in range(count) if cost[g] < INFINITE]
     while frontier:
         better = []
         for f in range(count):
@@ -98,3 +103,22 @@ def test_cheapest_chains_match_the_relaxation_on_the_dense_relation(transitions,
     chains = cheapest_chains(costs, is_monotone, relation, selected=selected)
     cost, predecessor = _chains_by_rounds(costs, is_monotone, _by_definition(changes, valuations), selected)
     assert chains.cost.tolist() == cost.tolist() and chains.predecessor.tolist() == predecessor.tolist()
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 10), st.integers(1, 30), st.integers(0, 2**32 - 1))
+def test_chains_after_a_selection_relax_from_the_selected_features(transitions, features, seed):
+    rng = np.random.default_rng(seed)
+    changes, valuations = _random_transitions(rng, transitions, features)
+    costs = rng.integers(1, 4, size=features)
+    is_monotone = monotone(changes)
+    relation = monotone_given(changes, valuations)
+    before = rng.random(features) < 0.1
+    after = before | (rng.random(features) < 0.2)
+    earlier = cheapest_chains(costs, is_monotone, relation, selected=before)
+    chains = cheapest_chains(costs, is_monotone, relation, frozen=earlier, selected=after)
+    dense = _by_definition(changes, valuations)
+    cost, predecessor = _chains_by_rounds(costs, is_monotone, dense, after, (earlier.cost, earlier.predecessor))
+    assert chains.cost.tolist() == cost.tolist() and chains.predecessor.tolist() == predecessor.tolist()
+    # the same cheapest costs as relaxing from scratch; only ties between predecessors may differ
+    assert cost.tolist() == _chains_by_rounds(costs, is_monotone, dense, after)[0].tolist()

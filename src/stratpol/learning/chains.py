@@ -19,11 +19,6 @@ import numpy as np
 INFINITE = np.iinfo(np.int64).max // 4
 
 
-def _moves(changes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per feature, the bitsets (over transitions) where it goes up and where it goes down."""
-    return np.packbits(changes.T > 0, axis=1), np.packbits(changes.T < 0, axis=1)
-
-
 def monotone(changes: np.ndarray) -> np.ndarray:
     """Per feature: not both increased and decreased across the transitions (rows of `changes`)."""
     return ~((changes > 0).any(axis=0) & (changes < 0).any(axis=0))
@@ -60,30 +55,76 @@ def monotone_given(changes: np.ndarray, valuations: np.ndarray) -> MonotoneGiven
 
     `changes` is (transitions, features) in {-1, 0, 1}; `valuations` is the features'
     valuation at each transition's source. Features g whose two transition subsets coincide
-    share one computation and one row.
+    share one row. Over a context, the features moving up are the union of those moving up on
+    each of its transitions; the unions are read from tables of every subset of 8 transitions
+    and combined on 64-bit words, so a row costs a few word operations per feature / 64.
     """
     count = changes.shape[1]
-    up, down = _moves(changes)
+    if count == 0:
+        return MonotoneGiven(np.zeros((0, 0), dtype=np.uint8), np.zeros(0, dtype=np.int64))
+    chunks = max(1, -(-changes.shape[0] // _CHUNK))
+    up, down = _subset_unions(changes > 0, chunks), _subset_unions(changes < 0, chunks)
     unchanged = changes == 0
-    contexts: dict[tuple[bytes, bytes], int] = {}
-    rows: list[np.ndarray] = []
-    row_of = np.empty(count, dtype=np.int64)
-    for g in range(count):
-        zero = np.packbits(unchanged[:, g] & ~valuations[:, g])
-        positive = np.packbits(unchanged[:, g] & valuations[:, g])
-        key = (zero.tobytes(), positive.tobytes())
-        if key not in contexts:
-            ok = np.ones(count, dtype=bool)
-            for context in (zero, positive):
-                if not context.any():
-                    continue
-                goes_up = np.bitwise_and(up, context).any(axis=1)
-                goes_down = np.bitwise_and(down, context).any(axis=1)
-                ok &= goes_up ^ goes_down
-            contexts[key] = len(rows)
-            rows.append(np.packbits(ok))
-        row_of[g] = contexts[key]
-    return MonotoneGiven(np.array(rows, dtype=np.uint8).reshape(len(rows), (count + 7) // 8), row_of)
+    codes = np.concatenate([_chunk_codes(unchanged & ~valuations, chunks),
+                            _chunk_codes(unchanged & valuations, chunks)], axis=1)
+    contexts, row_of = np.unique(codes, axis=0, return_inverse=True)
+    every = _packed_words(np.ones((1, count), dtype=bool))[0]
+    rows = np.empty((len(contexts), len(every)), dtype=np.uint64)
+    for start in range(0, len(contexts), _BATCH):
+        batch = contexts[start:start + _BATCH].astype(np.intp)
+        zero = _moves_one_way(up, down, batch[:, :chunks], every)
+        positive = _moves_one_way(up, down, batch[:, chunks:], every)
+        np.bitwise_and(zero, positive, out=rows[start:start + _BATCH])
+    packed = rows.view(np.uint8)[:, :(count + 7) // 8]
+    return MonotoneGiven(np.ascontiguousarray(packed), row_of.reshape(-1).astype(np.int64))
+
+
+_CHUNK = 8  # transitions per lookup table: 256 unions each
+_BATCH = 64  # contexts per block of rows: a block stays in the cache
+
+
+def _packed_words(mask: np.ndarray) -> np.ndarray:
+    """(n, features) bool -> (n, words) uint64 holding np.packbits's bytes (bit f of byte f // 8,
+    most significant first), zero-padded: bitwise operations on the words act on those bytes."""
+    packed = np.packbits(mask, axis=1)
+    words = np.zeros((len(mask), -(-packed.shape[1] // 8) * 8), dtype=np.uint8)
+    words[:, :packed.shape[1]] = packed
+    return words.view(np.uint64)
+
+
+def _subset_unions(moves: np.ndarray, chunks: int) -> np.ndarray:
+    """unions[k, s]: the features that move (per `moves`, transitions x features) on some
+    transition 8k + i with bit i of s set, as packed words."""
+    per_transition = _packed_words(moves)
+    unions = np.zeros((chunks, 1 << _CHUNK, per_transition.shape[1]), dtype=np.uint64)
+    for k in range(chunks):
+        for subset in range(1, 1 << _CHUNK):
+            lowest = subset & -subset
+            transition = k * _CHUNK + lowest.bit_length() - 1
+            unions[k, subset] = unions[k, subset ^ lowest]
+            if transition < len(per_transition):
+                unions[k, subset] |= per_transition[transition]
+    return unions
+
+
+def _chunk_codes(context: np.ndarray, chunks: int) -> np.ndarray:
+    """(transitions, features) bool -> (features, chunks) uint8: per feature, the subset of
+    each chunk of 8 transitions in its context (transition 8k + i is bit i of code k)."""
+    padded = np.zeros((chunks * _CHUNK, context.shape[1]), dtype=bool)
+    padded[:len(context)] = context
+    return np.packbits(padded.T.reshape(-1, chunks, _CHUNK), axis=2, bitorder="little")[:, :, 0]
+
+
+def _moves_one_way(up: np.ndarray, down: np.ndarray, codes: np.ndarray, every: np.ndarray) -> np.ndarray:
+    """Per context of `codes` (contexts x chunks): the features that move over it in exactly one
+    direction; every feature when the context is empty (it asks nothing)."""
+    goes_up, goes_down = up[0][codes[:, 0]], down[0][codes[:, 0]]
+    for k in range(1, codes.shape[1]):
+        goes_up |= up[k][codes[:, k]]
+        goes_down |= down[k][codes[:, k]]
+    goes_up ^= goes_down
+    goes_up[~codes.any(axis=1)] = every
+    return goes_up
 
 
 @dataclass
@@ -101,23 +142,44 @@ class Chains:
             members.append(int(self.predecessor[members[-1]]))
         return members[::-1]
 
+    def hits(self, bits: np.ndarray) -> np.ndarray:
+        """Per feature f, the union of `bits` (one packed row per feature) over the members of
+        C_f; rows of features no chain reaches are their own."""
+        union = bits.copy()
+        reached = (self.cost < INFINITE) & (self.predecessor >= 0)
+        depth = np.zeros(len(self.cost), dtype=np.int64)
+        while True:  # a member's depth is one more than its predecessor's; chains are short
+            deeper = np.where(reached, depth[self.predecessor] + 1, 0)
+            if np.array_equal(deeper, depth):
+                break
+            depth = deeper
+        for level in range(1, int(depth.max(initial=0)) + 1):
+            members = np.flatnonzero(depth == level)
+            union[members] |= union[self.predecessor[members]]
+        return union
+
 
 def cheapest_chains(costs: np.ndarray, is_monotone: np.ndarray, given: MonotoneGiven,
                     frozen: Chains | None = None, selected: np.ndarray | None = None) -> Chains:
     """Chain costs by relaxation: cost(f) = c(f) for monotone f, else min over g with f given g
     of cost(g) + c(f). Selected features cost 0 and keep the chains they were chosen with.
     Each round relaxes f from the features whose cost just changed, taking the cheapest one
-    (then the lowest index) as f's predecessor."""
+    (then the lowest index) as f's predecessor. `frozen` are the chains before the latest
+    selection (`selected` holds the earlier ones too): a selection only lowers costs, so the
+    rounds start from those chains and from the newly selected features."""
     count = len(costs)
     selected = np.zeros(count, dtype=bool) if selected is None else selected
     if (costs <= 0).any():
         raise ValueError("chain costs must be positive")
-    cost = np.where(is_monotone, costs, INFINITE).astype(np.int64)
-    predecessor = np.full(count, -1, dtype=np.int64)
-    if frozen is not None:
-        predecessor[selected] = frozen.predecessor[selected]
-    cost[selected] = 0
-    frontier = np.flatnonzero(cost < INFINITE)
+    if frozen is None:
+        cost = np.where(is_monotone, costs, INFINITE).astype(np.int64)
+        predecessor = np.full(count, -1, dtype=np.int64)
+        cost[selected] = 0
+        frontier = np.flatnonzero(cost < INFINITE)
+    else:
+        cost, predecessor = frozen.cost.copy(), frozen.predecessor.copy()
+        frontier = np.flatnonzero(selected & (cost > 0))
+        cost[selected] = 0
     while len(frontier):
         best_cost, best_from = _cheapest_given(given, frontier, cost)
         candidate = np.where(best_cost < INFINITE, best_cost + costs, INFINITE)

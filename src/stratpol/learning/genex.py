@@ -66,7 +66,8 @@ def genex(examples: LearningExamples, problem: HittingSetProblem, seed: int = 0)
         scores = _chain_scores(problem, chains, pending, reachable)
         # best score first; eligibility (an acyclic order) is checked until the best group is found
         tied: list[int] = []
-        for f in sorted(np.flatnonzero(scores > 0).tolist(), key=lambda f: (-scores[f], f)):
+        positive = np.flatnonzero(scores > 0)
+        for f in positive[np.lexsort((positive, -scores[positive]))].tolist():
             if tied and scores[f] < scores[tied[0]] * (1 - 1e-12):
                 break
             if _keeps_acyclic(order, chains.chain(f)):
@@ -92,22 +93,10 @@ def genex(examples: LearningExamples, problem: HittingSetProblem, seed: int = 0)
 def _chain_scores(problem: HittingSetProblem, chains: Chains, pending: np.ndarray,
                   candidates: np.ndarray) -> np.ndarray:
     """score(f) = |pending requirements hit by C_f| / cost(C_f), for the candidate features."""
-    scores = np.zeros(len(candidates), dtype=float)
-    hits_memo: dict[int, np.ndarray] = {}
-
-    def chain_hits(f: int) -> np.ndarray:
-        # the requirements C_f hits: f's own, and those of its predecessor's chain
-        known = hits_memo.get(f)
-        if known is None:
-            before = chains.predecessor[f]
-            known = problem.bits[f] if before < 0 else problem.bits[f] | chain_hits(int(before))
-            hits_memo[f] = known
-        return known
-
-    for f in np.flatnonzero(candidates).tolist():
-        newly = int(np.bitwise_count(chain_hits(f) & pending).sum())
-        if newly:
-            scores[f] = newly / max(int(chains.cost[f]), 1)
+    hits = chains.hits(problem.bits & pending)
+    newly = np.bitwise_count(hits).sum(axis=1, dtype=np.int64)
+    scores = newly / np.maximum(chains.cost, 1)
+    scores[~candidates] = 0
     return scores
 
 
