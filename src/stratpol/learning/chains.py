@@ -146,10 +146,10 @@ class Chains:
         """Per feature f, the union of `bits` (one packed row per feature) over the members of
         C_f; rows of features no chain reaches are their own."""
         union = bits.copy()
-        reached = (self.cost < INFINITE) & (self.predecessor >= 0)
+        linked = (self.cost < INFINITE) & (self.predecessor >= 0)
         depth = np.zeros(len(self.cost), dtype=np.int64)
         while True:  # a member's depth is one more than its predecessor's; chains are short
-            deeper = np.where(reached, depth[self.predecessor] + 1, 0)
+            deeper = np.where(linked, depth[self.predecessor] + 1, 0)
             if np.array_equal(deeper, depth):
                 break
             depth = deeper

@@ -2,7 +2,7 @@
 
 Each step adds the chain C_f of best score (requirements newly hit per unit of chain cost), so
 every chosen feature comes with the features that make it monotone; chosen chains cost 0 and
-the chains are recomputed. The order the chains impose is kept acyclic, checked at each step.
+the chains are updated from them. The order the chains impose is kept acyclic, checked at each step.
 """
 
 from __future__ import annotations
