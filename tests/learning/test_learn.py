@@ -47,4 +47,4 @@ def test_statistics_are_filled(learned):
     stats = result.statistics
     assert stats.instances == 4 and stats.pool > 100 and stats.good >= 3 and stats.outer_iterations >= 1
     assert result.order[0] == "gripper-4"  # longest teacher plan first
-    assert set(stats.seconds) >= {"plans", "pool", "genex", "verification"}
+    assert set(stats.seconds) >= {"plans", "pool", "preprocessing", "genex", "simplification", "verification"}

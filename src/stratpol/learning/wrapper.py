@@ -335,12 +335,14 @@ def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, vocabu
         if isinstance(result, GenexFailure):  # named by the learner's rows, not the sub-table's
             pending = tuple((kind, tuple(used[r] for r in sources)) for kind, sources in result.pending)
             raise LearningFailure(f"GENEX: {GenexFailure(pending).describe()}")
+        started = time.perf_counter()
         policy = projected_policy(reduced, result.features, result.ranks)
         certified = stratification_certificate(policy, k=1)
         if not certified.stratified:  # GENEX's chains guarantee it; this is a bug guard
             raise RuntimeError(f"GENEX returned a policy that is not stratified: {certified.describe()}")
         if simplify:
             policy = simplify_policy(policy, certified.certificate, 1, transition_values(reduced, policy, bad))
+        statistics.add_time("simplification", started)
         progress(f"inner {statistics.inner_iterations}: {len(policy.features)} features, {len(policy.rules)} rules, "
                  f"|Q'| = {len(subset)}, |X+| = {len(good)}, |X-| = {len(bad)}, pruned pool {len(columns):,}")
 
