@@ -34,13 +34,17 @@ def simplify_policy(policy: Policy, certificate: Certificate, k: int, bad: Seque
                 for name, rank in certificate.ranks.items()
                 for values in product((False, True), repeat=len(rank.given))]
 
+    known: dict[Rule, Counter] = {}  # a rule's moves, asked again for each trial edit of it
+
     def moves(rule: Rule) -> Counter:
         """(context, +1 / -1) for each context of a ranked feature where `rule` may raise / lower it."""
-        found = Counter()
-        for number, (feature, given, values) in enumerate(contexts):
-            if joint_context((rule,), tuple(zip(given, values))):
-                found[number, 1] += may_increase(rule, feature)
-                found[number, -1] += may_decrease(rule, feature)
+        found = known.get(rule)
+        if found is None:
+            found = known[rule] = Counter()
+            for number, (feature, given, values) in enumerate(contexts):
+                if joint_context((rule,), tuple(zip(given, values))):
+                    found[number, 1] += may_increase(rule, feature)
+                    found[number, -1] += may_decrease(rule, feature)
         return found
 
     def violates(counts: Counter) -> bool:
