@@ -79,7 +79,8 @@ def monotone_given(changes: np.ndarray, valuations: np.ndarray) -> MonotoneGiven
     return MonotoneGiven(np.ascontiguousarray(packed), row_of.reshape(-1).astype(np.int64))
 
 
-_CHUNK = 8  # transitions per lookup table: 256 unions each
+_CHUNK = 8  # transitions per lookup table: 256 unions each (up and down tables: 2 x 256 x features / 8 bytes
+#            per 8 transitions, about 1 GB for 500 transitions over 260,000 features)
 _BATCH = 64  # contexts per block of rows: a block stays in the cache
 
 
