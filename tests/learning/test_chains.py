@@ -91,33 +91,33 @@ def _chains_by_rounds(costs, is_monotone, dense, selected, start=None):
     return cost, predecessor
 
 
-@settings(max_examples=150, deadline=None)
-@given(st.integers(1, 10), st.integers(1, 30), st.integers(0, 2**32 - 1))
-def test_cheapest_chains_match_the_relaxation_on_the_dense_relation(transitions, features, seed):
+def _random_chain_problem(seed: int, transitions: int, features: int):
+    """Random transitions with their costs, monotone features, "monotone given" relation (fast
+    and dense), and the generator for further random choices."""
     rng = np.random.default_rng(seed)
     changes, valuations = _random_transitions(rng, transitions, features)
     costs = rng.integers(1, 4, size=features)
-    is_monotone = monotone(changes)
-    relation = monotone_given(changes, valuations)
+    return rng, costs, monotone(changes), monotone_given(changes, valuations), _by_definition(changes, valuations)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 10), st.integers(1, 30), st.integers(0, 2**32 - 1))
+def test_cheapest_chains_match_the_relaxation_on_the_dense_relation(transitions, features, seed):
+    rng, costs, is_monotone, relation, dense = _random_chain_problem(seed, transitions, features)
     selected = rng.random(features) < 0.2  # chosen features cost 0
     chains = cheapest_chains(costs, is_monotone, relation, selected=selected)
-    cost, predecessor = _chains_by_rounds(costs, is_monotone, _by_definition(changes, valuations), selected)
+    cost, predecessor = _chains_by_rounds(costs, is_monotone, dense, selected)
     assert chains.cost.tolist() == cost.tolist() and chains.predecessor.tolist() == predecessor.tolist()
 
 
 @settings(max_examples=100, deadline=None)
 @given(st.integers(1, 10), st.integers(1, 30), st.integers(0, 2**32 - 1))
 def test_chains_after_a_selection_relax_from_the_selected_features(transitions, features, seed):
-    rng = np.random.default_rng(seed)
-    changes, valuations = _random_transitions(rng, transitions, features)
-    costs = rng.integers(1, 4, size=features)
-    is_monotone = monotone(changes)
-    relation = monotone_given(changes, valuations)
+    rng, costs, is_monotone, relation, dense = _random_chain_problem(seed, transitions, features)
     before = rng.random(features) < 0.1
     after = before | (rng.random(features) < 0.2)
     earlier = cheapest_chains(costs, is_monotone, relation, selected=before)
     chains = cheapest_chains(costs, is_monotone, relation, frozen=earlier, selected=after)
-    dense = _by_definition(changes, valuations)
     cost, predecessor = _chains_by_rounds(costs, is_monotone, dense, after, (earlier.cost, earlier.predecessor))
     assert chains.cost.tolist() == cost.tolist() and chains.predecessor.tolist() == predecessor.tolist()
     # the same cheapest costs as relaxing from scratch; only ties between predecessors may differ

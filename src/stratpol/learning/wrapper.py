@@ -335,7 +335,7 @@ def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, vocabu
         if isinstance(result, GenexFailure):  # named by the learner's rows, not the sub-table's
             pending = tuple((kind, tuple(used[r] for r in sources)) for kind, sources in result.pending)
             raise LearningFailure(f"GENEX: {GenexFailure(pending).describe()}")
-        started = time.perf_counter()
+        started = time.perf_counter()  # "simplification": the projected policy, its certificate and simplification
         policy = projected_policy(reduced, result.features, result.ranks)
         certified = stratification_certificate(policy, k=1)
         if not certified.stratified:  # GENEX's chains guarantee it; this is a bug guard
