@@ -99,6 +99,33 @@ def test_two_stratified_but_not_one():
     assert sieve(TWO_NOT_ONE).terminating
 
 
+# x and y only decrease (rank 0); z rises only where y falls and may change where x falls. As
+# Def. 8 is written, z is monotone given neither x nor y (given x, the y-rule and the z-rule raise
+# and lower it; given y, the x-rule and the z-rule) but given {x, y}. Here the x- and y-rules
+# entail changes of features of rank 0, so z need only be monotone over the z-rule: rank 1, k = 1.
+LEXICOGRAPHIC_TEXT = """
+numerical x
+numerical y
+numerical z
+{x > 0} -> {x down, z?}
+{y > 0} -> {y down, z up}
+{z > 0} -> {z down}
+"""
+LEXICOGRAPHIC = policy(LEXICOGRAPHIC_TEXT)
+
+
+def test_rules_changing_a_lower_rank_lie_outside_the_contexts_of_higher_ranks():
+    result = stratification_certificate(LEXICOGRAPHIC, k=1)
+    assert result.stratified
+    assert result.certificate.ranks == {"x": FeatureRank(0), "y": FeatureRank(0), "z": FeatureRank(1, ("x",))}
+    assert check_certificate(LEXICOGRAPHIC, result.certificate, 1) == []
+    assert sieve(LEXICOGRAPHIC).terminating
+    # the same policy with the y-rule allowed to raise x can cycle: x is no longer of rank 0
+    cycling = policy(LEXICOGRAPHIC_TEXT.replace("{y down, z up}", "{y down, x up, z up}")
+                     .replace("{x down, z?}", "{x down, y up, z?}"))
+    assert not stratification_certificate(cycling, k=3).stratified and not sieve(cycling).terminating
+
+
 @pytest.mark.parametrize("k", [1, 2, 3])
 def test_terminating_but_not_k_stratified(k):
     result = stratification_certificate(NO_K, k=k)

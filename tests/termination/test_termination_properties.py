@@ -17,7 +17,9 @@ from stratpol.termination import (
     FeatureRank,
     check_certificate,
     entails_change,
+    monotone,
     monotone_given,
+    settled,
     sieve,
     stratification_certificate,
 )
@@ -85,6 +87,7 @@ def corruptions(policy: Policy, certificate: Certificate, k: int) -> list[Certif
     """Changes to a valid certificate, each of which must make it invalid."""
     ranks, changes = certificate.ranks, certificate.changes
     names = [f.name for f in policy.features]
+    features = {f.name: f for f in policy.features}
     mentioned = set().union(*(r.features() for r in policy.rules))
     out = [replace(certificate, ranks={**ranks, "nowhere": FeatureRank(0)})]
     for rule in policy.rules:
@@ -100,7 +103,9 @@ def corruptions(policy: Policy, certificate: Certificate, k: int) -> list[Certif
         if entry.rank > 0:
             # not monotone, or it would have rank 0
             out.append(replace(certificate, ranks={**ranks, name: FeatureRank(0)}))
-            out.append(replace(certificate, ranks={**ranks, name: FeatureRank(entry.rank)}))
+            lower = [features[n] for n, r in ranks.items() if r.rank < entry.rank]
+            if not monotone(settled(policy.rules, lower), features[name]):  # else G may go
+                out.append(replace(certificate, ranks={**ranks, name: FeatureRank(entry.rank)}))
             for g in entry.given:
                 out.append(replace(certificate, ranks={**ranks, g: FeatureRank(entry.rank, ranks[g].given)}))
             if len(others) > k:

@@ -11,6 +11,7 @@ from stratpol.termination.monotonicity import (
     may_increase,
     monotone,
     monotone_given,
+    settled,
 )
 from stratpol.termination.sieve import SieveResult, sieve, sieve_edges
 from stratpol.termination.stratification import StratificationResult, stratification_certificate
@@ -33,6 +34,7 @@ __all__ = [
     "may_increase",
     "monotone",
     "monotone_given",
+    "settled",
     "policy_graph",
     "sieve",
     "sieve_edges",

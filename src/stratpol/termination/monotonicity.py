@@ -2,7 +2,9 @@
 
 Booleans are treated as numericals with values 0/1. A rule *may increase* a feature if some
 transition it accepts can raise the feature's value, and *entails a change* of it if every such
-transition changes the feature (Def. 5, condition 1).
+transition changes the feature (Def. 5, condition 1). The rules *settled* on a set of features
+are those that entail no change of any of them: once those features stop changing, only these
+rules can still be followed.
 """
 
 from __future__ import annotations
@@ -59,6 +61,12 @@ def joint_context(rules: Iterable[Rule], valuation: Sequence[tuple[Feature, bool
     for feature, value in valuation:
         kept = context(kept, feature, value)
     return kept
+
+
+def settled(rules: Iterable[Rule], features: Iterable[Feature]) -> tuple[Rule, ...]:
+    """The rules that entail no change of any of `features`."""
+    features = tuple(features)
+    return tuple(r for r in rules if not any(entails_change(r, f) for f in features))
 
 
 def monotone_given(rules: Iterable[Rule], feature: Feature, given: Sequence[Feature]) -> bool:

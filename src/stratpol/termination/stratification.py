@@ -1,9 +1,12 @@
 """The k-stratification test (Def. 8, proof of Theorem 10): build the ranking stage by stage.
 
 Stage 0 ranks the monotone features; stage i ranks each unranked feature that is monotone given
-some set G of at most k features ranked before stage i. Features and subsets are tried in the
-policy's feature order, so the result is deterministic; which features get which rank does not
-depend on that order. Features that no rule changes are monotone and get rank 0.
+some set G of at most k features ranked before stage i, over the rules settled on every feature
+ranked before stage i (see `certificate`). Ranking a feature earlier only removes rules from the
+later stages, so ranking each as early as it can be finds a ranking whenever one exists.
+Features and subsets are tried in the policy's feature order, so the result is deterministic;
+which features get which rank does not depend on that order. Features that no rule changes are
+monotone and get rank 0.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from itertools import combinations
 from stratpol.policy.rules import Policy, Rule
 from stratpol.policy.text import format_rule
 from stratpol.termination.certificate import Certificate, FeatureRank
-from stratpol.termination.monotonicity import entails_change, monotone, monotone_given
+from stratpol.termination.monotonicity import entails_change, monotone, monotone_given, settled
 
 
 @dataclass(frozen=True)
@@ -58,15 +61,17 @@ def stratification_certificate(policy: Policy, k: int = 1) -> StratificationResu
     while len(ranks) < len(features):
         stage += 1
         pool = [f for f in features if f.name in ranks]
+        left = settled(rules, pool)  # a set G that failed before may hold now: fewer rules are left
         found: dict[str, FeatureRank] = {}
         for feature in features:
             if feature.name in ranks:
                 continue
             for size in range(1, k + 1):
-                given = next((g for g in combinations(pool, size)
-                              # sets of features all ranked before stage - 1 failed at an earlier stage
-                              if max(ranks[h.name].rank for h in g) == stage - 1
-                              and monotone_given(rules, feature, g)), None)
+                # sets holding a feature of the last stage first: the certificate names what
+                # made the feature monotone (as the paper's examples do)
+                candidates = sorted(combinations(pool, size),
+                                    key=lambda g: max(ranks[h.name].rank for h in g) != stage - 1)
+                given = next((g for g in candidates if monotone_given(left, feature, g)), None)
                 if given is not None:
                     found[feature.name] = FeatureRank(stage, tuple(g.name for g in given))
                     break
