@@ -1,9 +1,9 @@
 """Policy simplification (GENEX paper, section 7): fewer conditions, more unknown effects.
 
-Greedily drop a condition on a numerical feature from a rule, then turn an effect "must not
-change" into "may change" (n?, p?), keeping each step only if the policy still excludes every
-bad transition and the same termination certificate (ranks and sets G) still proves it
-stratified. The result generalizes further than the projected policy, which copies the full
+Greedily drop a condition from a rule, then turn an effect ("must not change", or a change
+such as n down) into "may change" (n?, p?), keeping each step only if the policy still
+excludes every bad transition and the same termination certificate (ranks and sets G) still
+proves it stratified. The result generalizes further than the projected policy, which copies the full
 valuation of every example transition.
 """
 
@@ -15,7 +15,7 @@ from itertools import product
 
 from stratpol.policy import Change, Kind, Policy, Rule, accepts
 from stratpol.termination import Certificate, check_certificate, entails_change
-from stratpol.termination.monotonicity import joint_context, may_decrease, may_increase
+from stratpol.termination.monotonicity import joint_context, may_decrease, may_increase, settled
 
 Transition = tuple[Mapping[str, int], Mapping[str, int]]
 
@@ -33,6 +33,10 @@ def simplify_policy(policy: Policy, certificate: Certificate, k: int, bad: Seque
     contexts = [(features[name], tuple(features[g] for g in rank.given), values)
                 for name, rank in certificate.ranks.items()
                 for values in product((False, True), repeat=len(rank.given))]
+    # a rule that entails a change of a feature of lower rank lies outside every context of a
+    # feature (see termination.certificate)
+    lower = [tuple(features[g] for g, other in certificate.ranks.items() if other.rank < certificate.ranks[f.name].rank)
+             for f, _, _ in contexts]
 
     known: dict[Rule, Counter] = {}  # a rule's moves, asked again for each trial edit of it
 
@@ -42,7 +46,7 @@ def simplify_policy(policy: Policy, certificate: Certificate, k: int, bad: Seque
         if found is None:
             found = known[rule] = Counter()
             for number, (feature, given, values) in enumerate(contexts):
-                if joint_context((rule,), tuple(zip(given, values))):
+                if settled((rule,), lower[number]) and joint_context((rule,), tuple(zip(given, values))):
                     found[number, 1] += may_increase(rule, feature)
                     found[number, -1] += may_decrease(rule, feature)
         return found
@@ -66,15 +70,19 @@ def simplify_policy(policy: Policy, certificate: Certificate, k: int, bad: Seque
         if not violates(updated):
             rules[index], counts = trial, updated
 
+    # numerical conditions before Boolean ones, and the effects of the highest-ranked features
+    # first: the published learner keeps only the conditions a rule's change needs and makes
+    # every feature ranked above the one it changes unknown
+    by_rank = sorted(policy.features, key=lambda f: -certificate.ranks[f.name].rank if f.name in ranked else 0)
     for index in range(len(rules)):
-        for name, _ in rules[index].conditions:
-            if kinds[name] is Kind.NUMERICAL:
-                rule = rules[index]
-                try_replace(index, Rule.of({n: v for n, v in rule.conditions if n != name}, rule.effects))
-    for index in range(len(rules)):
-        for feature in policy.features:
+        conditions = sorted(rules[index].conditions, key=lambda c: kinds[c[0]] is Kind.BOOLEAN)
+        for name, _ in conditions:
             rule = rules[index]
-            if feature.name not in rule.effect:
+            try_replace(index, Rule.of({n: v for n, v in rule.conditions if n != name}, rule.effects))
+    for index in range(len(rules)):
+        for feature in by_rank:
+            rule = rules[index]
+            if rule.effect.get(feature.name) is not Change.ANY:
                 try_replace(index, Rule.of(rule.conditions, {**rule.effect, feature.name: Change.ANY}))
     simplified = Policy.of(policy.features, rules)
     changes = {rule: next(f.name for f in policy.features if entails_change(rule, f)) for rule in simplified.rules}
