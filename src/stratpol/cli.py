@@ -608,7 +608,7 @@ def build_parser() -> argparse.ArgumentParser:
                           help="policy file, or a trained model's folder (or use --planner for the baseline)")
     evaluate.add_argument("--planner", metavar="NAME", help="evaluate a planner as the policy (e.g. lama-first)")
     evaluate.add_argument("--domain", required=True, help="domain name (instances come from its generator)")
-    evaluate.add_argument("--max-size", type=_positive, default=100, metavar="N", help="largest size (default: 100)")
+    evaluate.add_argument("--max-size", type=_positive, default=200, metavar="N", help="largest size (default: 200)")
     evaluate.add_argument("--epsilon", type=float, default=0.05, help="interval half-width (default: 0.05)")
     evaluate.add_argument("--kappa", type=float, default=0.1, help="1 - confidence (default: 0.1)")
     evaluate.add_argument("--tau", type=float, default=0.3, help="coverage threshold (default: 0.3)")
