@@ -44,8 +44,12 @@ class StratificationResult:
         return f"not {self.k}-stratified; " + "; ".join(reasons)
 
 
-def stratification_certificate(policy: Policy, k: int = 1) -> StratificationResult:
-    """Whether `policy` is k-stratified, with a certificate (ranks, sets G, changed features) if so."""
+def stratification_certificate(policy: Policy, k: int = 1, settled_rules: bool = True) -> StratificationResult:
+    """Whether `policy` is k-stratified, with a certificate (ranks, sets G, changed features) if so.
+
+    `settled_rules` False asks for monotonicity over all rules, as Def. 8 is written: fewer
+    policies pass, and a passing one gets its features spread over more ranks (a valid
+    certificate either way), which leaves simplification more effects it may make unknown."""
     if k < 1:
         raise ValueError(f"k must be positive, not {k}")
     rules, features = policy.rules, policy.features
@@ -61,7 +65,8 @@ def stratification_certificate(policy: Policy, k: int = 1) -> StratificationResu
     while len(ranks) < len(features):
         stage += 1
         pool = [f for f in features if f.name in ranks]
-        left = settled(rules, pool)  # a set G that failed before may hold now: fewer rules are left
+        # a set G that failed before may hold now: fewer rules are left
+        left = settled(rules, pool) if settled_rules else rules
         found: dict[str, FeatureRank] = {}
         for feature in features:
             if feature.name in ranks:
