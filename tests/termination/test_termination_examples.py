@@ -120,6 +120,11 @@ def test_rules_changing_a_lower_rank_lie_outside_the_contexts_of_higher_ranks():
     assert result.certificate.ranks == {"x": FeatureRank(0), "y": FeatureRank(0), "z": FeatureRank(1, ("x",))}
     assert check_certificate(LEXICOGRAPHIC, result.certificate, 1) == []
     assert sieve(LEXICOGRAPHIC).terminating
+    # as Def. 8 is written, z needs both x and y
+    assert not stratification_certificate(LEXICOGRAPHIC, k=1, settled_rules=False).stratified
+    written = stratification_certificate(LEXICOGRAPHIC, k=2, settled_rules=False)
+    assert written.certificate.ranks["z"] == FeatureRank(1, ("x", "y"))
+    assert check_certificate(LEXICOGRAPHIC, written.certificate, 2) == []
     # the same policy with the y-rule allowed to raise x can cycle: x is no longer of rank 0
     cycling = policy(LEXICOGRAPHIC_TEXT.replace("{y down, z up}", "{y down, x up, z up}")
                      .replace("{x down, z?}", "{x down, y up, z?}"))

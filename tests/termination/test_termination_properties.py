@@ -136,3 +136,12 @@ def test_sieve_termination_holds_on_bounded_concrete_graphs(policy):
     # values 0..2 for numericals; a cycle there is an infinite trajectory SIEVE must not miss
     if sieve(policy).terminating:
         assert not concrete_cycle(policy, 2)
+
+
+@MANY
+@given(policies(), st.integers(1, 2))
+def test_the_ranking_of_def_8_as_written_is_a_certificate_too(policy, k):
+    written = stratification_certificate(policy, k, settled_rules=False)
+    if written.stratified:
+        assert stratification_certificate(policy, k).stratified
+        assert check_certificate(policy, written.certificate, k) == []
