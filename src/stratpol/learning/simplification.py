@@ -3,8 +3,8 @@
 Greedily drop a condition from a rule, then turn an effect ("must not change", or a change
 such as n down) into "may change" (n?, p?), keeping each step only if the policy still
 excludes every bad transition and the same termination certificate (ranks and sets G) still
-proves it stratified. The result generalizes further than the projected policy, which copies the full
-valuation of every example transition.
+proves it stratified. The result generalizes further than the projected policy, which copies
+the full valuation of every example transition.
 """
 
 from __future__ import annotations
