@@ -33,10 +33,7 @@ def simplify_policy(policy: Policy, certificate: Certificate, k: int, bad: Seque
     contexts = [(features[name], tuple(features[g] for g in rank.given), values)
                 for name, rank in certificate.ranks.items()
                 for values in product((False, True), repeat=len(rank.given))]
-    # a rule that entails a change of a feature of lower rank lies outside every context of a
-    # feature (see termination.certificate)
-    lower = [tuple(features[g] for g, other in certificate.ranks.items() if other.rank < certificate.ranks[f.name].rank)
-             for f, _, _ in contexts]
+    lower = [tuple(features[g] for g in certificate.below(f.name)) for f, _, _ in contexts]
 
     known: dict[Rule, Counter] = {}  # a rule's moves, asked again for each trial edit of it
 

@@ -37,6 +37,12 @@ class Certificate:
     ranks: dict[str, FeatureRank] = field(default_factory=dict)
     changes: dict[Rule, str] = field(default_factory=dict)
 
+    def below(self, name: str) -> tuple[str, ...]:
+        """The features ranked strictly below `name`: a rule that entails a change of one of them
+        lies outside every context of `name`."""
+        rank = self.ranks[name].rank
+        return tuple(g for g, other in self.ranks.items() if other.rank < rank)
+
     def describe(self) -> str:
         """One line: the features by rank, each with its G."""
         parts = []
@@ -76,8 +82,7 @@ def check_certificate(policy: Policy, certificate: Certificate, k: int) -> list[
                  and certificate.ranks[g].rank < entry.rank]
         if len(lower) != len(entry.given):
             problems.append(f"feature {name!r} is given features not of strictly lower rank")
-        elif not monotone_given(settled(rules, [features[g] for g, other in certificate.ranks.items()
-                                                if other.rank < entry.rank and g in features]),
+        elif not monotone_given(settled(rules, [features[g] for g in certificate.below(name) if g in features]),
                                 features[name], [features[g] for g in entry.given]):
             what = "monotone" if not entry.given else f"monotone given {{{', '.join(entry.given)}}}"
             problems.append(f"feature {name!r} (rank {entry.rank}) is not {what}")
