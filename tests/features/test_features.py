@@ -188,3 +188,11 @@ def test_pruning_keeps_the_first_column_of_each_group_of_equal_columns(rows, col
     for j in range(columns):
         first.setdefault(values[:, j].tobytes(), j)
     assert prune_equivalent(FeatureTable([None] * columns, values)) == sorted(first.values())
+
+
+def test_an_unparsable_feature_is_one_line_with_dlplan_s_reason(capfd):
+    vocabulary = Vocabulary(domain_folder("gripper").domain)
+    with pytest.raises(ValueError) as error:
+        parse_feature(vocabulary, Kind.NUMERICAL, "n_count(c_some(r_primitive(at,0,1),c_one_of(rooma)))")
+    assert str(error.value).endswith(": undefined constant 'rooma'")
+    assert capfd.readouterr().err == ""  # dlplan's own report does not reach the terminal

@@ -22,7 +22,7 @@ from stratpol.atomic import write_text_atomically
 from stratpol.features.grammar import Grammar
 from stratpol.features.vocabulary import InstanceBridge, Vocabulary
 from stratpol.planning import State
-from stratpol.planning.quiet import captured_stdout
+from stratpol.planning.quiet import captured_stderr, captured_stdout
 from stratpol.policy import Kind
 
 # elements without sub-expressions: their depth is 0
@@ -188,15 +188,37 @@ def _regenerate(cached: PoolGeneration, grammar: Grammar, element_limit: int) ->
 
 
 def parse_feature(vocabulary: Vocabulary, kind: Kind, description: str) -> PoolFeature:
-    """A feature from its dlplan expression (ValueError if dlplan cannot parse it)."""
+    """A feature from its dlplan expression (ValueError with dlplan's reason if it cannot parse
+    it; dlplan's own multi-line report on stderr is kept out of the user's terminal)."""
+    with captured_stderr() as report:
+        try:
+            return _parsed(vocabulary, kind, description)
+        except RuntimeError as error:
+            failure = error
+    reason = _parse_reason(report[0]) or str(failure)
+    raise ValueError(f"cannot parse {kind.value} feature {description!r}: {reason}")
+
+
+def _parsed(vocabulary: Vocabulary, kind: Kind, description: str) -> PoolFeature:
     parse = vocabulary.factory.parse_boolean if kind is Kind.BOOLEAN else vocabulary.factory.parse_numerical
-    try:
-        element = parse(description)
-    except RuntimeError as error:
-        raise ValueError(f"cannot parse {kind.value} feature {description!r}: {error}") from None
+    element = parse(description)
     return PoolFeature(kind, str(element), element.compute_complexity(), element)
 
 
+def _parse_reason(report: str) -> str | None:
+    """dlplan's reason in one line, from its report "In line 1:", reason, expression, ~~~ marks
+    under the offending part: `undefined constant 'rooma'`."""
+    lines = [line for line in report.splitlines() if line.strip()]
+    if len(lines) < 2 or not lines[0].startswith("In line"):
+        return None
+    reason = lines[1].strip()
+    if len(lines) >= 4 and "~" in lines[3]:
+        start, end = lines[3].index("~"), lines[3].rindex("~") + 1
+        reason += f" {lines[2][start:end]!r}"
+    return reason
+
+
 def _load(vocabulary: Vocabulary, record: dict) -> FeaturePool:
-    features = [parse_feature(vocabulary, Kind(r["kind"]), r["description"]) for r in record["features"]]
+    # a cached pool parses (its features came from this vocabulary): no stderr capture per feature
+    features = [_parsed(vocabulary, Kind(r["kind"]), r["description"]) for r in record["features"]]
     return FeaturePool(features, PoolGeneration(**record["generation"]))

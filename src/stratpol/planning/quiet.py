@@ -31,23 +31,34 @@ def silenced_stdout() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def captured_stdout() -> Iterator[list[str]]:
-    """Collect everything written to file descriptor 1 inside the block; the yielded list holds
-    the text once the block has ended."""
+def _captured(descriptor: int) -> Iterator[list[str]]:
+    """Collect everything written to `descriptor` inside the block; the yielded list holds the
+    text once the block has ended."""
     captured: list[str] = []
     with tempfile.TemporaryFile(mode="w+b") as sink:
         sys.stdout.flush()
+        sys.stderr.flush()
         _libc.fflush(None)
-        saved = os.dup(1)
-        os.dup2(sink.fileno(), 1)
+        saved = os.dup(descriptor)
+        os.dup2(sink.fileno(), descriptor)
         try:
             yield captured
         finally:
             _libc.fflush(None)
-            os.dup2(saved, 1)
+            os.dup2(saved, descriptor)
             os.close(saved)
             sink.seek(0)
             captured.append(sink.read().decode(errors="replace"))
+
+
+def captured_stdout() -> contextlib.AbstractContextManager[list[str]]:
+    """Collect everything written to file descriptor 1 inside the block."""
+    return _captured(1)
+
+
+def captured_stderr() -> contextlib.AbstractContextManager[list[str]]:
+    """Collect everything written to file descriptor 2 inside the block."""
+    return _captured(2)
 
 
 def _close_stderr() -> None:
