@@ -7,6 +7,7 @@ so an interrupted experiment resumes with the cells still missing (and those res
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -138,6 +139,7 @@ def _locally(config: ExperimentConfig, todo: list[Cell], jobs: int) -> Iterator[
     from joblib import Parallel, delayed
     from joblib.externals.loky.process_executor import TerminatedWorkerError
 
+    _quiet_resource_tracker()
     parallel = Parallel(n_jobs=jobs, return_as="generator_unordered")
     try:
         for row in parallel(delayed(run_cell)(config, cell) for cell in todo):
@@ -146,6 +148,18 @@ def _locally(config: ExperimentConfig, todo: list[Cell], jobs: int) -> Iterator[
         codes = str(error).rsplit("The exit codes of the workers are", 1)[-1].split("\n")[0].strip()
         raise WorkerDied(f"a worker process died ({codes or 'no exit code'}); the finished cells are saved: "
                          f"run the same command to resume") from None
+
+
+def _quiet_resource_tracker() -> None:
+    """Turn off the warnings of loky's resource tracker, a process of its own that inherits our environment.
+
+    When a worker is killed, the tracker removes the semaphores it left and warns about each on stderr,
+    after stratpol's one error line; the clean-up is harmless, and its warnings all start "resource_tracker".
+    """
+    option = "ignore:resource_tracker:UserWarning"
+    current = os.environ.get("PYTHONWARNINGS", "")
+    if option not in current.split(","):
+        os.environ["PYTHONWARNINGS"] = ",".join(filter(None, [current, option]))
 
 
 def _on_cluster(config: ExperimentConfig, todo: list[Cell], cluster) -> Iterator[tuple[Cell, CellRow]]:
