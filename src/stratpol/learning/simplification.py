@@ -68,8 +68,8 @@ def simplify_policy(policy: Policy, certificate: Certificate, k: int, bad: Seque
             rules[index], counts = trial, updated
 
     # numerical conditions before Boolean ones, and the effects of the highest-ranked features
-    # first: the published learner keeps only the conditions a rule's change needs and makes
-    # every feature ranked above the one it changes unknown
+    # first. The published runs drop numerical conditions only; Boolean ones too make the rules
+    # closed on more states (logistics-1truck: 1 / 27 iterations instead of 4 / 81)
     by_rank = sorted(policy.features, key=lambda f: -certificate.ranks[f.name].rank if f.name in ranked else 0)
     for index in range(len(rules)):
         conditions = sorted(rules[index].conditions, key=lambda c: kinds[c[0]] is Kind.BOOLEAN)

@@ -9,7 +9,7 @@ rank below r (the rules that entail no change of any of them), not over all rule
 asks. The proof of Theorem 9 carries over unchanged: the features of lower rank change finitely
 often, and after their last change no rule that entails one of their changes can be followed.
 So a rule that changes a feature of rank r may change any feature of higher rank (n?), which
-the published learner's simplification relies on; every policy Def. 8 accepts is accepted.
+one of the published learner's simplifications relies on; every policy Def. 8 accepts is accepted.
 """
 
 from __future__ import annotations
