@@ -196,3 +196,34 @@ def test_an_unparsable_feature_is_one_line_with_dlplan_s_reason(capfd):
         parse_feature(vocabulary, Kind.NUMERICAL, "n_count(c_some(r_primitive(at,0,1),c_one_of(rooma)))")
     assert str(error.value).endswith(": undefined constant 'rooma'")
     assert capfd.readouterr().err == ""  # dlplan's own report does not reach the terminal
+
+
+def test_a_pool_generated_in_parts_keeps_the_features_of_the_whole(blocks, monkeypatch):
+    """Where memory is short the pool is generated on parts of the states and merged: the merged
+    pool has one feature per kind and valuation, and the valuations of the one-part pool."""
+    import stratpol.features.pool as pool_module
+
+    vocabulary, states, _ = blocks
+    whole = generate_pool(vocabulary, states, GRAMMAR)
+    monkeypatch.setattr(pool_module, "parts_within_memory", lambda states, element_limit: 2)
+    merged = generate_pool(vocabulary, states, GRAMMAR)
+    assert merged.generation.parts == 2 and "in 2 parts" in merged.generation.describe()
+    assert ABOVE_TARGET in {f.description for f in merged} and HOLDING in {f.description for f in merged}
+
+    def valuations(pool):
+        table = FeatureTable.evaluate(pool, states)
+        return [(f.kind, table.values[:, j].tobytes()) for j, f in enumerate(pool)]
+
+    merged_valuations = valuations(merged)
+    assert len(set(merged_valuations)) == len(merged_valuations)
+    assert set(valuations(whole)) <= set(merged_valuations)
+    assert [f.complexity for f in merged] == sorted(f.complexity for f in merged)
+
+
+def test_parts_within_memory_splits_only_when_the_elements_do_not_fit(monkeypatch):
+    import stratpol.features.pool as pool_module
+
+    monkeypatch.setattr(pool_module, "memory_element_limit", lambda states: 10_000_000 // states)
+    assert pool_module.parts_within_memory(1_000, 10_000) == 1
+    assert pool_module.parts_within_memory(2_500, 10_000) == 3
+    assert pool_module.parts_within_memory(250, 2_000_000) == 3  # parts of at least 100 states

@@ -108,27 +108,37 @@ def test_a_pool_cut_by_the_feature_limit_says_so(gripper_plan_states):
     assert len(cut) < len(complete)
 
 
-def test_a_pool_cut_by_the_free_memory_says_so_and_grows_with_it(gripper_plan_states, tmp_path, monkeypatch):
+def test_a_pool_the_free_memory_cannot_hold_is_made_in_parts_or_cut_and_says_so(gripper_plan_states, tmp_path,
+                                                                                   monkeypatch):
     # the published reward pool (1,000,000 elements on 1,119 states) outgrew 20 GB here and the
-    # process was killed; dlplan gets an element limit that the free memory holds instead
+    # process was killed: dlplan now gets parts of the states small enough for the free memory,
+    # and an element limit only where one state a part is still too many
     import stratpol.features.pool as pool_module
 
     vocabulary, states = gripper_plan_states
-    grammar = dataclasses.replace(load_grammar("default"), complexity_limit=8)
+    monkeypatch.setattr(pool_module, "_MIN_PART_STATES", len(states) // 2)
+    grammar = dataclasses.replace(load_grammar("default"), complexity_limit=8, feature_limit=20_000)
     per_element = len(states) * pool_module._BYTES_PER_ELEMENT_AND_STATE / pool_module._MEMORY_SHARE
 
-    def free_memory(elements):
+    def free_memory(elements):  # memory for `elements` elements on all the states
         monkeypatch.setattr(pool_module.psutil, "virtual_memory",
                             lambda: type("Memory", (), {"available": int(elements * per_element) + 1})())
 
-    free_memory(200)
-    cut = generate_pool(vocabulary, states, grammar, cache_dir=tmp_path)
-    assert cut.generation.truncated == "memory limit" and cut.generation.element_limit == 200
-    free_memory(210)  # about as much memory: the cached pool serves
-    assert generate_pool(vocabulary, states, grammar, cache_dir=tmp_path).generation == cut.generation
-    free_memory(10**9)  # far more memory: generated again, now complete
-    complete = generate_pool(vocabulary, states, grammar, cache_dir=tmp_path)
-    assert complete.generation.truncated is None and len(complete) > len(cut)
+    complete = generate_pool(vocabulary, states, grammar)
+    free_memory(10_000)  # half the feature limit: two parts of the states, the whole pool
+    halves = generate_pool(vocabulary, states, grammar, cache_dir=tmp_path)
+    assert halves.generation.parts == 2 and halves.generation.truncated is None
+    assert len(halves) == len(complete)
+
+    free_memory(100)  # 200 elements on half the states, the smallest part: cut
+    cut = generate_pool(vocabulary, states, grammar, cache_dir=tmp_path / "small")
+    assert cut.generation.parts == 2 and cut.generation.element_limit == 200
+    assert cut.generation.truncated == "memory limit" and len(cut) < len(complete)
+    free_memory(105)  # about as much memory: the cached pool serves
+    assert generate_pool(vocabulary, states, grammar, cache_dir=tmp_path / "small").generation == cut.generation
+    free_memory(10**9)  # far more memory: generated again, now in one part and complete
+    again = generate_pool(vocabulary, states, grammar, cache_dir=tmp_path / "small")
+    assert again.generation.truncated is None and again.generation.parts == 1 and len(again) == len(complete)
 
 
 # -- root cause 1: the complexity bound (8puzzle-1tile) ---------------------------------------------

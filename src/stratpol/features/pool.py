@@ -9,13 +9,16 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import random
 import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import psutil
+from dlplan.core import DenotationsCaches
 from dlplan.generator import generate_features
 
 from stratpol.atomic import write_text_atomically
@@ -71,7 +74,8 @@ class PoolGeneration:
 
     `complexity_reached` is the last complexity level dlplan finished; `truncated` names the
     limit that stopped it ("time limit", "feature limit" or "memory limit"), None when the pool
-    is complete; `element_limit` is the number of elements dlplan was allowed to keep.
+    is complete; `element_limit` is the number of elements dlplan was allowed to keep on each of
+    the `parts` of the states (more than one where the free memory asked for it).
     """
 
     states: int = 0
@@ -79,11 +83,13 @@ class PoolGeneration:
     complexity_reached: int = 0
     truncated: str | None = None
     element_limit: int = 0
+    parts: int = 1
 
     def describe(self) -> str:
         cut = "complete" if self.truncated is None else \
             f"TRUNCATED by the {self.truncated} after complexity {self.complexity_reached}"
-        return f"{cut}, {self.states:,} states, {self.seconds:.1f} s"
+        parts = f" in {self.parts} parts" if self.parts > 1 else ""
+        return f"{cut}, {self.states:,} states{parts}, {self.seconds:.1f} s"
 
 
 @dataclass
@@ -126,24 +132,58 @@ def generate_pool(vocabulary: Vocabulary, states: Sequence[tuple[InstanceBridge,
                   cache_dir: Path | None = None) -> FeaturePool:
     """The features of `grammar` that dlplan distinguishes on `states`, deeper ones dropped.
 
-    dlplan may keep at most `grammar.feature_limit` elements (concepts and roles included), and
-    fewer where the machine's free memory would not hold them (`memory_element_limit`). A cached
-    pool is reused unless a limit cut it that is now larger (a longer time limit, more memory).
+    dlplan keeps a denotation per element and state. Where the free memory would not hold
+    `grammar.feature_limit` elements on all the states, the pool is generated on parts of the
+    states, each small enough, and merged: evaluated on every state, a feature equal to a simpler
+    one of its kind is dropped, as dlplan drops it. A part distinguishes fewer concepts than the
+    whole, so a few features can be lost (ferry in 4 parts: 8,549 of 8,550), and each part takes
+    about the time of the whole. A cached pool is reused unless a limit cut it that is now larger
+    (a longer time limit, more memory).
     """
     path = None if cache_dir is None else Path(cache_dir) / f"pool-{_pool_key(vocabulary, grammar, states)}.json"
-    element_limit = min(grammar.feature_limit, memory_element_limit(len(states)))
+    parts = parts_within_memory(len(states), grammar.feature_limit)
+    element_limit = min(grammar.feature_limit, memory_element_limit(-(-len(states) // parts)))
     if path is not None and path.is_file():
         cached = _load(vocabulary, json.loads(path.read_text()))
         if not _regenerate(cached.generation, grammar, element_limit):
             return cached
     started = time.perf_counter()
-    dlplan_states = [bridge.state(state) for bridge, state in states]
+    merged: dict[str, PoolFeature] = {}
+    reached, truncated = grammar.complexity_limit, None
+    split = _split(len(states), parts)
+    for part in split:
+        time_left = max(1, int(grammar.time_limit - (time.perf_counter() - started)))
+        dlplan_states = [states[i][0].state(states[i][1]) for i in part]
+        features, part_reached, part_truncated = _generate_on(vocabulary, dlplan_states, grammar, element_limit,
+                                                              time_left)
+        for feature in features:
+            merged.setdefault(feature.description, feature)
+        reached, truncated = min(reached, part_reached), truncated or part_truncated
+    features = list(merged.values())
+    if grammar.max_depth is not None:
+        features = [f for f in features if f.depth <= grammar.max_depth]
+    order = sorted(range(len(features)), key=lambda i: (features[i].complexity, i))
+    features = [features[i] for i in order]
+    if parts > 1:
+        features = _distinct(features, states, split)
+    generation = PoolGeneration(len(states), time.perf_counter() - started, reached, truncated, element_limit, parts)
+    pool = FeaturePool(features, generation)
+    if path is not None:
+        record = {"generation": dataclasses.asdict(generation),
+                  "features": [{"kind": f.kind.value, "description": f.description} for f in pool]}
+        write_text_atomically(path, json.dumps(record))
+    return pool
+
+
+def _generate_on(vocabulary: Vocabulary, dlplan_states: list, grammar: Grammar, element_limit: int,
+                 time_limit: int) -> tuple[list[PoolFeature], int, str | None]:
+    """One dlplan generation: its features, the last complexity level it finished, the limit that cut it."""
+    arguments = {**grammar.generator_arguments(), "feature_limit": element_limit, "time_limit": time_limit}
     with captured_stdout() as log:
-        booleans, numericals, concepts, roles = generate_features(
-            vocabulary.factory, dlplan_states, **{**grammar.generator_arguments(), "feature_limit": element_limit})
-    seconds = time.perf_counter() - started
-    levels = [int(level) for level in _LEVEL.findall(log[0])]
-    reached = max(levels, default=0)
+        booleans, numericals, concepts, roles = generate_features(vocabulary.factory, dlplan_states, **arguments)
+    reached = max((int(level) for level in _LEVEL.findall(log[0])), default=0)
+    if "Feature generation converged" in log[0]:  # a level added nothing new: so would the next ones
+        reached = grammar.complexity_limit
     truncated = None
     if len(booleans) + len(numericals) + len(concepts) + len(roles) >= element_limit:
         # dlplan counts every element it keeps, concepts and roles too
@@ -151,17 +191,36 @@ def generate_pool(vocabulary: Vocabulary, states: Sequence[tuple[InstanceBridge,
     elif reached < grammar.complexity_limit:
         truncated = "time limit"
     generated = [(Kind.BOOLEAN, b) for b in booleans] + [(Kind.NUMERICAL, n) for n in numericals]
-    features = [PoolFeature(kind, str(element), element.compute_complexity(), element) for kind, element in generated]
-    if grammar.max_depth is not None:
-        features = [f for f in features if f.depth <= grammar.max_depth]
-    order = sorted(range(len(features)), key=lambda i: (features[i].complexity, i))
-    generation = PoolGeneration(len(dlplan_states), seconds, reached, truncated, element_limit)
-    pool = FeaturePool([features[i] for i in order], generation)
-    if path is not None:
-        record = {"generation": dataclasses.asdict(generation),
-                  "features": [{"kind": f.kind.value, "description": f.description} for f in pool]}
-        write_text_atomically(path, json.dumps(record))
-    return pool
+    return [PoolFeature(kind, str(e), e.compute_complexity(), e) for kind, e in generated], reached, truncated
+
+
+def _split(count: int, parts: int) -> list[list[int]]:
+    """`parts` parts of the state indices, drawn at random with a fixed seed: parts by position
+    alias with periodic plans (every other gripper state has the robot in one room), and a
+    feature is lost where one of its sub-concepts equals a simpler one on every part."""
+    order = list(range(count))
+    random.Random(count).shuffle(order)
+    return [sorted(order[part::parts]) for part in range(parts)]
+
+
+def _distinct(features: list[PoolFeature], states: Sequence[tuple[InstanceBridge, State]],
+              split: list[list[int]]) -> list[PoolFeature]:
+    """The first feature of each kind and valuation on all `states` (evaluated part by part, so
+    that dlplan's denotations of one part at a time are in memory)."""
+    values = np.empty((len(states), len(features)), dtype=np.int32)
+    for part in split:
+        dlplan_states = [states[i][0].state(states[i][1]) for i in part]
+        caches = DenotationsCaches()  # one per part: a cache answers by element, not by states
+        for column, feature in enumerate(features):
+            values[part, column] = feature.element.evaluate(dlplan_states, caches)
+    seen: set[tuple[Kind, bytes]] = set()
+    kept = []
+    for column, feature in enumerate(features):
+        key = (feature.kind, values[:, column].tobytes())
+        if key not in seen:
+            seen.add(key)
+            kept.append(feature)
+    return kept
 
 
 # dlplan keeps a denotation per generated element and state: 1.63 GB for 105,067 elements on the
@@ -175,6 +234,16 @@ def memory_element_limit(states: int) -> int:
     """How many elements dlplan can keep on `states` states within a share of the free memory."""
     available = psutil.virtual_memory().available
     return max(1, int(available * _MEMORY_SHARE / (max(states, 1) * _BYTES_PER_ELEMENT_AND_STATE)))
+
+
+_MIN_PART_STATES = 100  # fewer states tell too few concepts apart: memory cuts the elements instead
+
+
+def parts_within_memory(states: int, element_limit: int) -> int:
+    """Into how many parts to split `states` so that dlplan can keep `element_limit` elements on each
+    (parts of at least _MIN_PART_STATES states)."""
+    per_part = max(_MIN_PART_STATES, memory_element_limit(1) // max(element_limit, 1))
+    return max(1, -(-states // per_part))
 
 
 def _regenerate(cached: PoolGeneration, grammar: Grammar, element_limit: int) -> bool:
