@@ -206,8 +206,10 @@ def test_a_pool_generated_in_parts_keeps_the_features_of_the_whole(blocks, monke
     vocabulary, states, _ = blocks
     whole = generate_pool(vocabulary, states, GRAMMAR)
     monkeypatch.setattr(pool_module, "parts_within_memory", lambda states, element_limit: 2)
-    merged = generate_pool(vocabulary, states, GRAMMAR)
+    messages = []
+    merged = generate_pool(vocabulary, states, GRAMMAR, progress=messages.append)
     assert merged.generation.parts == 2 and "in 2 parts" in merged.generation.describe()
+    assert len(messages) == 2 and messages[-1].startswith("feature pool: part 2/2")
     assert ABOVE_TARGET in {f.description for f in merged} and HOLDING in {f.description for f in merged}
 
     def valuations(pool):

@@ -12,7 +12,7 @@ import json
 import random
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -129,7 +129,7 @@ def _pool_key(vocabulary: Vocabulary, grammar: Grammar, bridges_and_states: Sequ
 
 
 def generate_pool(vocabulary: Vocabulary, states: Sequence[tuple[InstanceBridge, State]], grammar: Grammar,
-                  cache_dir: Path | None = None) -> FeaturePool:
+                  cache_dir: Path | None = None, progress: Callable[[str], None] = lambda message: None) -> FeaturePool:
     """The features of `grammar` that dlplan distinguishes on `states`, deeper ones dropped.
 
     dlplan keeps a denotation per element and state. Where the free memory would not hold
@@ -151,7 +151,7 @@ def generate_pool(vocabulary: Vocabulary, states: Sequence[tuple[InstanceBridge,
     merged: dict[str, PoolFeature] = {}
     reached, truncated = grammar.complexity_limit, None
     split = _split(len(states), parts)
-    for part in split:
+    for number, part in enumerate(split, start=1):
         time_left = max(1, int(grammar.time_limit - (time.perf_counter() - started)))
         dlplan_states = [states[i][0].state(states[i][1]) for i in part]
         features, part_reached, part_truncated = _generate_on(vocabulary, dlplan_states, grammar, element_limit,
@@ -159,6 +159,9 @@ def generate_pool(vocabulary: Vocabulary, states: Sequence[tuple[InstanceBridge,
         for feature in features:
             merged.setdefault(feature.description, feature)
         reached, truncated = min(reached, part_reached), truncated or part_truncated
+        if parts > 1:
+            progress(f"feature pool: part {number}/{parts} ({len(part):,} states) done, "
+                     f"{len(merged):,} features so far ({time.perf_counter() - started:.0f} s)")
     features = list(merged.values())
     if grammar.max_depth is not None:
         features = [f for f in features if f.depth <= grammar.max_depth]

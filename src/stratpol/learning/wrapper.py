@@ -203,7 +203,7 @@ def _wrapper(instances: Sequence[Instance], vocabulary: Vocabulary, grammar: Gra
         if left < grammar.time_limit:
             grammar = dataclasses.replace(grammar, time_limit=max(1, int(left)))
     progress(f"feature pool: generating on {len(plan_states):,} plan states (complexity {grammar.complexity_limit})")
-    pool = generate_pool(vocabulary, plan_states, grammar, cache_dir=cache_dir)
+    pool = generate_pool(vocabulary, plan_states, grammar, cache_dir=cache_dir, progress=progress)
     statistics.pool_generation = pool.generation
     rows = _Rows(pool)
     examples = []
