@@ -209,7 +209,8 @@ def test_a_pool_generated_in_parts_keeps_the_features_of_the_whole(blocks, monke
     messages = []
     merged = generate_pool(vocabulary, states, GRAMMAR, progress=messages.append)
     assert merged.generation.parts == 2 and "in 2 parts" in merged.generation.describe()
-    assert len(messages) == 2 and messages[-1].startswith("feature pool: part 2/2")
+    assert len(messages) == 3 and messages[1].startswith("feature pool: part 2/2")
+    assert messages[-1].startswith("feature pool: merging")
     assert ABOVE_TARGET in {f.description for f in merged} and HOLDING in {f.description for f in merged}
 
     def valuations(pool):
