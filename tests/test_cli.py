@@ -149,6 +149,32 @@ def test_counts_must_be_positive(args):
     assert run.returncode == 2 and "must be at least 1" in run.stderr and len(run.stderr.splitlines()) == 1
 
 
+def test_bench_testing_runs_saved_policies_as_sketches_beside_table_3(tmp_path):
+    from stratpol.generation import domain_folder
+    from stratpol.policy import Change, Feature, Kind, Policy, Rule
+    from stratpol.policy.text import format_policy
+
+    benchmarks, policies = tmp_path / "benchmarks", tmp_path / "policies"
+    (benchmarks / "gripper" / "testing").mkdir(parents=True)
+    policies.mkdir()
+    (benchmarks / "gripper" / "domain.pddl").write_text((GRIPPER / "domain.pddl").read_text())
+    for balls in (2, 3):
+        (benchmarks / "gripper" / "testing" / f"p{balls}.pddl").write_text(domain_folder("gripper").generator(balls=balls))
+    (policies / "gripper.policy").write_text((ROOT / "tests/data/golden/gripper.policy").read_text())
+    # "deliver a ball": never one action away, so only IW(k) searches carry it to the goal
+    delivered = Feature("g", Kind.NUMERICAL, "n_count(c_equal(r_primitive(at,0,1),r_primitive(at_g,0,1)))")
+    (policies / "gripper-deliver.policy").write_text(
+        format_policy(Policy.of([delivered], [Rule.of({}, {"g": Change.UP})])))
+    run = stratpol("bench", "testing", "--benchmarks", benchmarks, "--policies", policies)
+    assert run.returncode == 0, run.stderr
+    rows = [line.split() for line in run.stdout.splitlines()[1:]]
+    paper = ["paper", "30", "100%", "0", "0.00"]  # Table 3 (the paper ran its policies as sketches)
+    assert rows[0][:4] == ["gripper-deliver", "2", "0/2", "2/2"] and rows[0][4] in ("1", "2")
+    assert " ".join(rows[0][7:]) == "(the policy alone: no successor 2)"
+    assert rows[1] == paper
+    assert rows[2][:6] == ["gripper", "2", "2/2", "2/2", "0", "0.00"] and rows[3] == paper
+
+
 def test_bench_execution_profiles_a_policy_on_generated_and_test_instances(tmp_path):
     from stratpol.generation import domain_folder
 

@@ -93,21 +93,3 @@ def test_state_limit(blocks):
     instance = _clear_instance(domain, [["a", "b", "c", "d", "e"]], "a")
     result = verify(instance, PolicyEvaluator(CLEAR, vocabulary).on(instance).compatible_successors, max_states=2)
     assert result.failure is Failure.LIMIT
-
-
-def test_effective_width_of_a_policy_and_of_a_sketch():
-    from stratpol.verification import effective_width
-
-    folder = domain_folder("gripper")
-    vocabulary = Vocabulary(folder.domain)
-    policy = read_policy(GOLDEN / "gripper.policy")
-    instance = folder.domain.instance_from_text(folder.generator(balls=4))
-    on = PolicyEvaluator(policy, vocabulary).on(instance)
-    width = effective_width(instance, lambda s, t: policy.accepts(on.values(s), on.values(t)))
-    assert width.reached_goal and width.maximum == 1  # every rule is one action away
-    # a sketch with one rule, "deliver a ball": each subgoal takes pick, move and drop
-    delivered = Feature("g", Kind.NUMERICAL, "n_count(c_equal(r_primitive(at,0,1),r_primitive(at_g,0,1)))")
-    sketch = Policy.of([delivered], [Rule.of({}, {"g": Change.UP})])
-    on_sketch = PolicyEvaluator(sketch, vocabulary).on(instance)
-    width = effective_width(instance, lambda s, t: sketch.accepts(on_sketch.values(s), on_sketch.values(t)))
-    assert width.reached_goal and len(width.widths) <= 4 and 1 <= width.maximum <= 2

@@ -105,7 +105,7 @@ TEST_FOLDERS = {"spanner": "spanner-1nut", "delivery": "delivery-1pkg"}
 
 @dataclass(frozen=True)
 class PaperRow:
-    """One row of the paper's Table 1 (and its Table 3 coverage where it has one)."""
+    """One row of the paper's Table 1."""
 
     instances: int
     states: int
@@ -124,39 +124,114 @@ class PaperRow:
     genex: float
     verification: float
     total: float
-    test_coverage: str = "-"
 
 
 PAPER = {  # |Q| |S| |F| strategy outer inner |Q'| inner* |X+| |X-| |H| |G| |r| prep genex verif total
-    "blocks4ops-clear": PaperRow(53, 172, 13579, "S1", 1, 1, 1, 1, 7, 0, 14, 2, 2, 0.63, 0.01, 0.18, 10.40, "100%"),
+    "blocks4ops-clear": PaperRow(53, 172, 13579, "S1", 1, 1, 1, 1, 7, 0, 14, 2, 2, 0.63, 0.01, 0.18, 10.40),
     "delivery-1pkg": PaperRow(169, 981, 5765, "S1", 1, 1, 1, 1, 9, 0, 18, 4, 4, 0.27, 0.02, 3.21, 24.61),
-    "gripper": PaperRow(5, 60, 6154, "S1", 1, 1, 1, 1, 19, 0, 38, 3, 4, 0.46, 0.21, 3.95, 8.22, "100%"),
-    "reward": PaperRow(207, 1119, 249122, "S1", 1, 1, 1, 1, 17, 0, 34, 2, 2, 26.16, 33.73, 6.97, 152.51, "100%"),
+    "gripper": PaperRow(5, 60, 6154, "S1", 1, 1, 1, 1, 19, 0, 38, 3, 4, 0.46, 0.21, 3.95, 8.22),
+    "reward": PaperRow(207, 1119, 249122, "S1", 1, 1, 1, 1, 17, 0, 34, 2, 2, 26.16, 33.73, 6.97, 152.51),
     "visitall": PaperRow(460, 4288, 146085, "S1", 1, 1, 1, 1, 20, 0, 40, 2, 3, 15.68, 1.41, 991.55, 1110.15),
-    "childsnack": PaperRow(10, 85, 2900, "S1", 1, 2, 1, 2, 15, 0, 30, 6, 8, 0.50, 0.08, 32.17, 35.64, "41.7%"),
+    "childsnack": PaperRow(10, 85, 2900, "S1", 1, 2, 1, 2, 15, 0, 30, 6, 8, 0.50, 0.08, 32.17, 35.64),
     "spanner-1nut": PaperRow(90, 540, 8001, "S1", 1, 2, 1, 2, 6, 1, 9, 3, 3, 0.52, 0.08, 0.58, 11.75),
     "logistics-1truck": PaperRow(67, 363, 262509, "S1", 1, 17, 1, 17, 32, 0, 64, 5, 8, 905.52, 803.52, 2.71,
-                                 1926.61, "100%"),
+                                 1926.61),
     "barman-1cocktail-1shot": PaperRow(90, 1350, 69040, "S1", 1, 21, 1, 21, 32, 2, 133, 11, 22, 243.14, 539.91,
                                        216.19, 1049.92),
-    "blocks4ops-on": PaperRow(94, 518, 183322, "S1", 2, 2, 1, 1, 10, 0, 20, 4, 7, 24.24, 1.90, 1.14, 108.27, "100%"),
+    "blocks4ops-on": PaperRow(94, 518, 183322, "S1", 2, 2, 1, 1, 10, 0, 20, 4, 7, 24.24, 1.90, 1.14, 108.27),
     "spanner": PaperRow(270, 2160, 13679, "S1", 2, 3, 1, 2, 10, 1, 31, 3, 3, 1.96, 0.39, 176.08, 210.42),
-    "delivery": PaperRow(397, 3635, 13904, "S1", 4, 21, 1, 3, 23, 0, 46, 4, 5, 42.18, 6.69, 23.03, 135.30, "100%"),
-    "ferry": PaperRow(180, 1416, 8547, "S1", 5, 13, 1, 6, 17, 0, 34, 4, 5, 8.69, 3.95, 3.66, 39.36, "100%"),
-    "miconic": PaperRow(360, 3504, 107785, "S1", 9, 30, 1, 6, 20, 0, 40, 4, 5, 253.81, 73.78, 50.87, 502.87, "100%"),
-    "8puzzle-1tile-fixed": PaperRow(18, 140, 11230, "S2", 7, 38, 4, 3, 40, 0, 80, 8, 14, 44.71, 25.52, 1.89, 81.54,
-                                    "100%"),
-    "8puzzle-1tile": PaperRow(16, 122, 12417, "S2", 8, 52, 3, 6, 40, 0, 80, 8, 18, 69.14, 35.62, 2.20, 117.80,
-                              "100%"),
+    "delivery": PaperRow(397, 3635, 13904, "S1", 4, 21, 1, 3, 23, 0, 46, 4, 5, 42.18, 6.69, 23.03, 135.30),
+    "ferry": PaperRow(180, 1416, 8547, "S1", 5, 13, 1, 6, 17, 0, 34, 4, 5, 8.69, 3.95, 3.66, 39.36),
+    "miconic": PaperRow(360, 3504, 107785, "S1", 9, 30, 1, 6, 20, 0, 40, 4, 5, 253.81, 73.78, 50.87, 502.87),
+    "8puzzle-1tile-fixed": PaperRow(18, 140, 11230, "S2", 7, 38, 4, 3, 40, 0, 80, 8, 14, 44.71, 25.52, 1.89, 81.54),
+    "8puzzle-1tile": PaperRow(16, 122, 12417, "S2", 8, 52, 3, 6, 40, 0, 80, 8, 18, 69.14, 35.62, 2.20, 117.80),
     "blocks4ops": PaperRow(5, 129, 100897, "S2", 10, 66, 3, 5, 81, 0, 162, 7, 24, 5349.49, 7159.42, 19.62,
-                           12863.98, "100%"),
+                           12863.98),
     "sokoban-1stone-7x7": PaperRow(8, 67, 115214, "S2", 12, 309, 5, 15, 94, 4, 671, 15, 50, 14248.40, 12712.36,
                                    896.13, 28196.51),
     "logistics-1pkg": PaperRow(24, 173, 225518, "S2", 15, 138, 4, 8, 56, 0, 112, 7, 16, 6936.58, 5913.87, 416.71,
-                               16136.66, "100%"),
+                               16136.66),
     "zenotravel-1plane": PaperRow(73, 779, 24959, "S2", 28, 266, 7, 3, 122, 0, 244, 17, 18, 2039.20, 277.37,
-                                  2905.90, 5406.45, "100%"),
+                                  2905.90, 5406.45),
 }
+
+
+@dataclass(frozen=True)
+class PaperCoverage:
+    """One row of the paper's Table 3: test instances, coverage, and effective width (max, avg)."""
+
+    instances: int
+    coverage: float
+    max_width: float
+    mean_width: float
+
+
+TABLE3 = {
+    "8puzzle-1tile-fixed": PaperCoverage(100, 100.0, 2.00, 0.50),
+    "8puzzle-1tile": PaperCoverage(100, 100.0, 2.00, 0.32),
+    "blocks4ops-clear": PaperCoverage(30, 100.0, 0.00, 0.00),
+    "blocks4ops-on": PaperCoverage(30, 100.0, 0.00, 0.00),
+    "blocks4ops": PaperCoverage(30, 100.0, 2.00, 0.05),
+    "childsnack": PaperCoverage(120, 41.7, 1.00, 0.20),
+    "delivery": PaperCoverage(30, 100.0, 0.00, 0.00),
+    "ferry": PaperCoverage(30, 100.0, 0.00, 0.00),
+    "gripper": PaperCoverage(30, 100.0, 0.00, 0.00),
+    "logistics-1pkg": PaperCoverage(420, 100.0, 0.00, 0.00),
+    "logistics-1truck": PaperCoverage(55, 100.0, 0.00, 0.00),
+    "miconic": PaperCoverage(31, 100.0, 0.00, 0.00),
+    "reward": PaperCoverage(30, 100.0, 0.00, 0.00),
+    "zenotravel-1plane": PaperCoverage(180, 100.0, 0.00, 0.00),
+}
+
+# The paper's test (section 8.2) follows a policy as a sketch: where it has no compatible
+# successor, IW(k) with k up to 2 looks for a state that it accepts.
+SKETCH_WIDTH = 2
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """A policy on a test set, measured as the paper's Table 3: every instance is followed as a
+    sketch. `solved` counts the instances the policy solves alone (every decision of width 0),
+    `sketch_solved` those it solves as a sketch; `max_width` is the largest k an IW(k) needed and
+    `mean_width` the largest per-instance average (Table 3's max. and avg.)."""
+
+    total: int = 0
+    solved: int = 0
+    sketch_solved: int = 0
+    max_width: int = 0
+    mean_width: float = 0.0
+    failures: dict[str, int] = field(default_factory=dict)  # how the policy alone failed -> instances
+    seconds: float = 0.0
+
+
+def coverage_on_test_set(policy, domain, tests: list[Path], time_limit: float = 60.0,
+                         progress: Callable[[str], None] = lambda line: None) -> Coverage:
+    """Run a rule policy (evaluation.RulePolicy) as a sketch on each test file, as the paper's
+    Table 3 does, each run under `time_limit` seconds."""
+    from stratpol.errors import InputError
+    from stratpol.evaluation import run
+    from stratpol.evaluation.runner import default_step_bound
+
+    started = time.perf_counter()
+    solved = sketch_solved = max_width = 0
+    mean_width = 0.0
+    failures: dict[str, int] = {}
+    for number, path in enumerate(tests, start=1):
+        progress(f"test {number}/{len(tests)}")
+        try:
+            instance = domain.load_instance(path)
+        except InputError:
+            failures["unreadable"] = failures.get("unreadable", 0) + 1
+            continue
+        outcome = run(policy, instance, default_step_bound(instance), time_limit=time_limit,
+                      dead_end_time_limit=min(time_limit, 1.0), sketch_width=SKETCH_WIDTH)
+        solved += outcome.solved and outcome.max_width == 0
+        sketch_solved += outcome.solved
+        max_width, mean_width = max(max_width, outcome.max_width), max(mean_width, outcome.mean_width)
+        if outcome.policy_failure is not None:
+            failure = outcome.policy_failure.value
+            failures[failure] = failures.get(failure, 0) + 1
+    return Coverage(len(tests), solved, sketch_solved, max_width, mean_width, failures, time.perf_counter() - started)
 
 
 @dataclass(frozen=True)
@@ -169,10 +244,7 @@ class LearningRow:
     statistics: LearningStatistics = field(default_factory=LearningStatistics)
     features: int = 0
     rules: int = 0
-    test_solved: int = 0
-    test_total: int = 0
-    test_failures: dict[str, int] = field(default_factory=dict)  # failure reason -> test runs
-    test_seconds: float = 0.0
+    coverage: Coverage = field(default_factory=Coverage)  # on the published test set
 
 
 def learning_benchmark(benchmarks: Path, names: list[str], test_time_limit: float = 60.0,
@@ -208,8 +280,7 @@ def learn_and_test(benchmarks: Path, name: str, test_time_limit: float = 60.0, l
     """One row of `learning_benchmark`."""
     from stratpol.cache import cache_root
     from stratpol.errors import InputError
-    from stratpol.evaluation import RulePolicy, run
-    from stratpol.evaluation.runner import default_step_bound
+    from stratpol.evaluation import RulePolicy
     from stratpol.features import Vocabulary
     from stratpol.learning.settings import learning_settings
     from stratpol.learning.wrapper import LearningFailure, learn_with_settings
@@ -236,25 +307,11 @@ def learn_and_test(benchmarks: Path, name: str, test_time_limit: float = 60.0, l
     seconds = time.perf_counter() - started
     if policies is not None:
         write_policy_files(Path(policies) / f"{name}.policy", result.policy, vocabulary.factory)
-    tests = _test_files(Path(benchmarks), name)
-    policy = RulePolicy(result.policy, vocabulary, seed=0)
-    solved = 0
-    failures: dict[str, int] = {}
-    testing_started = time.perf_counter()
-    for number, path in enumerate(tests, start=1):
-        progress(f"{name}: test {number}/{len(tests)}")
-        try:
-            instance = domain.load_instance(path)
-        except InputError:
-            failures["unreadable"] = failures.get("unreadable", 0) + 1
-            continue
-        outcome = run(policy, instance, default_step_bound(instance), time_limit=test_time_limit,
-                      dead_end_time_limit=min(test_time_limit, 1.0))
-        solved += outcome.solved
-        if outcome.failure is not None:
-            failures[outcome.failure.value] = failures.get(outcome.failure.value, 0) + 1
+    coverage = coverage_on_test_set(RulePolicy(result.policy, vocabulary, seed=0), domain,
+                                    _test_files(Path(benchmarks), name), test_time_limit,
+                                    lambda line: progress(f"{name}: {line}"))
     return LearningRow(name, "solved", seconds, result.statistics, len(result.policy.features),
-                       len(result.policy.rules), solved, len(tests), failures, time.perf_counter() - testing_started)
+                       len(result.policy.rules), coverage)
 
 
 def _test_files(benchmarks: Path, name: str) -> list[Path]:
@@ -267,8 +324,49 @@ def _test_files(benchmarks: Path, name: str) -> list[Path]:
     return sorted(p for p in test_folder.rglob("*.pddl") if p.name != "domain.pddl") if test_folder.is_dir() else []
 
 
+@dataclass(frozen=True)
+class CoverageRow:
+    """One saved policy (its file's name) on the published test set of its domain."""
+
+    policy: str
+    domain: str
+    coverage: Coverage
+
+
+def testing_benchmark(policy_files: list[Path], benchmarks: Path, time_limit: float = 60.0,
+                      progress: Callable[[str], None] = lambda line: None,
+                      on_row: Callable[[CoverageRow], None] = lambda row: None) -> list[CoverageRow]:
+    """Each saved policy on its domain's published test set (Table 3), policies of a domain without
+    one left out."""
+    from stratpol.errors import InputError
+    from stratpol.evaluation import RulePolicy
+    from stratpol.features import Vocabulary
+    from stratpol.planning import Domain
+    from stratpol.policy.text import parse_policy
+
+    rows = []
+    for policy_file in policy_files:
+        name = policy_domain(policy_file, benchmarks)
+        tests = [] if name is None else _test_files(benchmarks, name)
+        if not tests:
+            progress(f"{policy_file.name}: no published test set")
+            continue
+        domain = Domain(benchmarks / name / "domain.pddl")
+        vocabulary = Vocabulary(domain)
+        try:
+            policy = RulePolicy(parse_policy(policy_file.read_text(), policy_file), vocabulary, seed=0)
+        except (InputError, ValueError) as error:
+            progress(f"{policy_file.name}: not a policy of {domain.path} ({str(error).splitlines()[0]})")
+            continue
+        coverage = coverage_on_test_set(policy, domain, tests, time_limit,
+                                        lambda line: progress(f"{policy_file.name}: {line}"))
+        rows.append(CoverageRow(policy_file.name.removesuffix(".policy"), name, coverage))
+        on_row(rows[-1])
+    return rows
+
+
 _HEADER = ("domain                     |Q|    |S|      |F|  cut  St  Out   In |Q'| In* |X+| |X-|  |H| |G| |r|"
-           "    plans     pool    prep   genex   verif    total  test         status")
+           "    plans     pool    prep   genex   verif    total     test   sketch  w   avg  status")
 
 
 def render_learning_benchmark(rows: list[LearningRow], with_paper: bool = True) -> str:
@@ -280,15 +378,15 @@ def render_learning_benchmark(rows: list[LearningRow], with_paper: bool = True) 
     for r in rows:
         q = r.statistics
         cut = {"time limit": "T", "feature limit": "F", "memory limit": "M"}.get(q.pool_generation.truncated or "", "-")
-        coverage = f"{r.test_solved}/{r.test_total}" if r.test_total else "-"
+        c = r.coverage
         seconds = q.seconds
         lines.append(
             f"{r.domain:<25}{q.instances:>5}{q.states:>7}{q.pool:>9}  {cut:>3} {q.strategy:>3}{q.outer_iterations:>5}"
             f"{q.inner_iterations:>5}{q.last_subset:>5}{q.last_inner:>4}{q.good:>5}{q.bad:>5}{q.requirements:>5}"
             f"{r.features:>4}{r.rules:>4}{seconds.get('plans', 0):>9.1f}{seconds.get('pool', 0):>9.1f}"
             f"{seconds.get('preprocessing', 0):>8.1f}{seconds.get('genex', 0) + seconds.get('simplification', 0):>8.1f}"
-            f"{seconds.get('verification', 0):>8.1f}{r.seconds:>9.1f}  {coverage:>5}  {r.status}"
-            f"{_failures(r.test_failures)}")
+            f"{seconds.get('verification', 0):>8.1f}{r.seconds:>9.1f}{_coverage_columns(c)}  {r.status}"
+            f"{_failures(c.failures)}")
         paper = PAPER.get(r.domain) if with_paper else None
         if paper is not None:
             lines.append(
@@ -296,12 +394,39 @@ def render_learning_benchmark(rows: list[LearningRow], with_paper: bool = True) 
                 f"{paper.outer:>5}{paper.inner:>5}{paper.last_subset:>5}{paper.last_inner:>4}{paper.good:>5}"
                 f"{paper.bad:>5}{paper.requirements:>5}{paper.features:>4}{paper.rules:>4}{'':>9}{'':>9}"
                 f"{paper.preprocessing:>8.1f}{paper.genex:>8.1f}{paper.verification:>8.1f}{paper.total:>9.1f}"
-                f"  {paper.test_coverage:>5}")
+                f"{_paper_coverage_columns(r.domain)}")
     return "\n".join(lines)
 
 
+def _coverage_columns(c: Coverage) -> str:
+    """Solved by the policy alone and as a sketch, and the effective width (max, avg)."""
+    if not c.total:
+        return f"{'-':>9}{'-':>9}{'':>3}{'':>6}"
+    return f"{f'{c.solved}/{c.total}':>9}{f'{c.sketch_solved}/{c.total}':>9}{c.max_width:>3}{c.mean_width:>6.2f}"
+
+
+def _paper_coverage_columns(name: str) -> str:
+    """Table 3's coverage sits under `sketch`: the paper ran its policies as sketches."""
+    paper = TABLE3.get(name)
+    if paper is None:
+        return ""
+    return f"{'':>9}{f'{paper.coverage:g}%':>9}{paper.max_width:>3.0f}{paper.mean_width:>6.2f}"
+
+
 def _failures(counts: dict[str, int]) -> str:
-    return "" if not counts else " (test failures: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) + ")"
+    return "" if not counts else " (the policy alone: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) + ")"
+
+
+def render_test_benchmark(rows: list[CoverageRow]) -> str:
+    """The table of `stratpol bench testing`: saved policies on the published test sets, solved
+    alone and as sketches (Table 3's coverage is the paper's under `sketch`)."""
+    lines = [f"{'domain':<25}{'tests':>6}{'test':>9}{'sketch':>9}{'w':>3}{'avg':>6}{'seconds':>9}"]
+    for row in rows:
+        c = row.coverage
+        lines.append(f"{row.policy:<25}{c.total:>6}{_coverage_columns(c)}{c.seconds:>9.1f}{_failures(c.failures)}")
+        if row.domain in TABLE3:
+            lines.append(f"{'  paper':<25}{TABLE3[row.domain].instances:>6}{_paper_coverage_columns(row.domain)}")
+    return "\n".join(lines)
 
 
 EXECUTION_SIZES = (50, 200, 1000)

@@ -85,6 +85,17 @@ def _positive(text: str) -> int:
     return value
 
 
+def _width(text: str) -> int:
+    """argparse type: a width bound of IW, 0 (none) to 3 (IW(3) is already cubic in the atoms)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if not 0 <= value <= 3:
+        raise argparse.ArgumentTypeError(f"must be 0 to 3, not {value}")
+    return value
+
+
 def _size_range(text: str) -> range:
     try:
         low, _, high = text.partition(":")
@@ -293,12 +304,14 @@ def _run(args: argparse.Namespace) -> int:
         raise InputError(str(error), args.policy) from None
     instance = domain.load_instance(args.problem)
     bound = args.step_bound if args.step_bound is not None else 10 * len(instance.objects) + 100
-    outcome = run(policy, instance, bound)
+    outcome = run(policy, instance, bound, sketch_width=args.sketch_width)
+    # as a sketch: how far the policy alone got, and the IW(k) searches it needed
+    width = f", effective width {outcome.max_width} (mean {outcome.mean_width:.2f})" if args.sketch_width else ""
     if not outcome.solved:
-        print(f"; {instance.name}: not solved ({outcome.failure.value} after {outcome.steps} steps)")
+        print(f"; {instance.name}: not solved ({outcome.failure.value} after {outcome.steps} steps{width})")
         return 1
     print(format_plan(outcome.plan, outcome.cost), end="")
-    print(f"; {instance.name}: solved in {outcome.steps} steps, {outcome.seconds:.3f} s")
+    print(f"; {instance.name}: solved in {outcome.steps} steps, {outcome.seconds:.3f} s{width}")
     if args.out:
         write_plan(args.out, outcome.plan, outcome.cost)
     return 0
@@ -491,8 +504,8 @@ def _bench(args: argparse.Namespace) -> int:
     root = Path(args.benchmarks)
     if not root.is_dir():
         raise InputError("benchmark folder not found", root)
-    if args.suite == "execution":
-        return _bench_execution(args, root, progress)
+    if args.suite in ("execution", "testing"):
+        return _bench_saved_policies(args, root, progress)
     names = args.domains or bench.TABLE1
     unknown = [n for n in names if not (root / n / "domain.pddl").is_file()]
     if unknown:
@@ -506,7 +519,7 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
-def _bench_execution(args: argparse.Namespace, root, progress) -> int:
+def _bench_saved_policies(args: argparse.Namespace, root, progress) -> int:
     from pathlib import Path
 
     from stratpol import bench
@@ -519,6 +532,12 @@ def _bench_execution(args: argparse.Namespace, root, progress) -> int:
         files = [f for f in files if bench.policy_domain(f, root) in args.domains]
     if not files:
         raise InputError("no .policy file" + (" of the domains asked for" if args.domains else ""), folder)
+    if args.suite == "testing":
+        print(bench.render_test_benchmark([]), flush=True)
+        bench.testing_benchmark(files, root, args.time_limit, progress,
+                                lambda row: print("\n".join(bench.render_test_benchmark([row]).splitlines()[1:]),
+                                                  flush=True))
+        return 0
     print(bench.render_execution_benchmark([]), flush=True)
     bench.execution_benchmark(files, root, tuple(args.sizes), args.time_limit, progress,
                               lambda row: print(bench.render_execution_benchmark([row]).splitlines()[1], flush=True))
@@ -600,6 +619,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="among several compatible successors (default: random, seeded)")
     run.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the tie-break (default: 0)")
     run.add_argument("--step-bound", type=_positive, metavar="N", help="give up after N steps (default: 10 * objects + 100)")
+    run.add_argument("--sketch-width", type=_width, default=0, metavar="K",
+                     help="follow the policy as a sketch: where it has no compatible successor, IW(1..K) looks "
+                          "for a state it accepts, as the GENEX paper's Table 3 does with K = 2 (default: 0, off)")
     run.add_argument("--out", metavar="FILE", help="also write the plan as an IPC plan file")
     run.set_defaults(run=_run)
 
@@ -692,10 +714,10 @@ def build_parser() -> argparse.ArgumentParser:
                             help="print where each cell stands (finished, evaluating, trained, to run); run nothing")
     experiment.set_defaults(run=_experiment)
 
-    bench = commands.add_parser("bench", help="measure speeds")
-    bench.add_argument("suite", choices=["planning", "learning", "execution", "neural"],
-                       help="planner speeds, learning on the KR 2025 sets, learned policies' run speed, "
-                            "or V against Q time per decision")
+    bench = commands.add_parser("bench", help="measure speeds, and learned policies on the published sets")
+    bench.add_argument("suite", choices=["planning", "learning", "testing", "execution", "neural"],
+                       help="planner speeds, learning on the KR 2025 sets (Table 1), saved policies on their "
+                            "test sets (Table 3), learned policies' run speed, or V against Q time per decision")
     bench.add_argument("--time-limit", type=float, default=60.0, metavar="S",
                        help="per planner run, or per test run of a learned policy (default: 60)")
     bench.add_argument("--sizes", type=_positive, nargs="+", default=[50, 200, 1000], metavar="N",
@@ -703,8 +725,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--benchmarks", default="../shared/benchmarks/gp2024", metavar="DIR",
                        help="learning: folder of <domain>/{domain.pddl,training,testing} (default: ../shared/benchmarks/gp2024)")
     bench.add_argument("--domains", nargs="*", metavar="NAME",
-                       help="learning and execution: which domains (default: the 20 of the paper's Table 1 / every "
-                            "saved policy); neural: default blocksworld gripper logistics")
+                       help="learning, testing and execution: which domains (default: the 20 of the paper's "
+                            "Table 1 / every saved policy); neural: default blocksworld gripper logistics")
     bench.add_argument("--max-size", type=_positive, default=50, metavar="N",
                        help="neural: sizes 10, 20, ... up to N (default: 50)")
     bench.add_argument("--device", default="auto", help="neural: auto, cpu or cuda (default: auto)")
@@ -715,7 +737,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="learning: domains learned in parallel processes (default: 1)")
     bench.add_argument("--policies", metavar="DIR",
                        help="learning: save each learned policy as DIR/<domain>.policy (and .policy.dlplan); "
-                            "execution: the policies to run (default: experiments/results/policies/gp2024)")
+                            "testing and execution: the policies to run (default: "
+                            "experiments/results/policies/gp2024)")
     bench.set_defaults(run=_bench)
     return parser
 

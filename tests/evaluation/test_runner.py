@@ -48,6 +48,28 @@ def test_no_successor_revisit_and_dead_end():
     assert outcome.failure is RunFailure.DEAD_END and outcome.steps == 1
 
 
+def test_a_policy_run_as_a_sketch_searches_only_where_it_has_no_successor():
+    folder = domain_folder("gripper")
+    vocabulary = Vocabulary(folder.domain)
+    instance = folder.domain.instance_from_text(folder.generator(balls=4))
+    # a closed policy: the sketch run is the policy's own run, every decision of width 0
+    policy = RulePolicy(read_policy(DATA / "golden" / "gripper.policy"), vocabulary, seed=3)
+    plain, sketch = run(policy, instance, 100), run(policy, instance, 100, sketch_width=2)
+    assert sketch.solved and sketch.plan == plain.plan and sketch.max_width == 0
+    assert len(sketch.widths) == sketch.steps and plain.widths == ()
+    # one rule, "deliver a ball": no single action does it, IW finds pick, move and drop
+    delivered = Feature("g", Kind.NUMERICAL, "n_count(c_equal(r_primitive(at,0,1),r_primitive(at_g,0,1)))")
+    deliver = RulePolicy(Policy.of([delivered], [Rule.of({}, {"g": Change.UP})]), vocabulary)
+    assert run(deliver, instance, 100).failure is RunFailure.NO_SUCCESSOR
+    as_sketch = run(deliver, instance, 100, sketch_width=2)
+    assert as_sketch.solved and len(as_sketch.widths) == 4 and 1 <= as_sketch.max_width <= 2
+    assert as_sketch.policy_failure is RunFailure.NO_SUCCESSOR and 0 < as_sketch.mean_width <= 2
+    # a subgoal no search reaches (a delivered ball never leaves): no successor within the width
+    undeliver = RulePolicy(Policy.of([delivered], [Rule.of({}, {"g": Change.DOWN})]), vocabulary)
+    stuck = run(undeliver, instance, 100, sketch_width=2)
+    assert stuck.failure is RunFailure.NO_SUCCESSOR and stuck.widths == ()
+
+
 def test_planner_policy_follows_its_plan():
     folder = domain_folder("blocksworld")
     instance = folder.domain.instance_from_text(folder.generator(blocks=6, seed=2))

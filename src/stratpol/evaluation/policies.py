@@ -25,6 +25,14 @@ class Controller(Protocol):
         """The successor to go to from `state`, never one in `exclude`; None when there is none."""
 
 
+class SketchController(Controller, Protocol):
+    """A controller that also judges pairs of states any distance apart (rule policies do), so
+    that its policy can be followed as a sketch."""
+
+    def accepts(self, state: State, target: State) -> bool:
+        """Whether the policy accepts going from `state` to `target`."""
+
+
 class GeneralPolicy(Protocol):
     name: str
 
@@ -81,6 +89,11 @@ class _RuleController:
         if phase_seconds is not None:
             phase_seconds["successors"] += time.perf_counter() - started
         return self.on_instance.first_compatible(state, self._successors(state, actions, exclude))
+
+    def accepts(self, state: State, target: State) -> bool:
+        """Whether some rule accepts the pair (state, target): a subgoal when the policy is used as
+        a sketch."""
+        return self.on_instance.accepts(state, target)
 
     def _successors(self, state: State, actions: list, exclude: Container[State]) -> Iterator[Successor]:
         instance = self.on_instance.instance

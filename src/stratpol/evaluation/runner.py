@@ -1,15 +1,22 @@
-"""Running a policy on an instance: one trajectory, with a step bound, judged by the planning core."""
+"""Running a policy on an instance: one trajectory, with a step bound, judged by the planning core.
+
+A rule policy can also be followed as a sketch (the test of the GENEX paper's Table 3): where it
+has no compatible successor, IW(k) with k up to a bound looks for a state further away that the
+policy accepts, and the run records each such k, the policy's effective width.
+"""
 
 from __future__ import annotations
 
 import enum
 import time
+from collections.abc import Container
 from dataclasses import dataclass
 
-from stratpol.evaluation.policies import GeneralPolicy
-from stratpol.planning import GroundAction, Instance
+from stratpol.evaluation.policies import GeneralPolicy, SketchController
+from stratpol.planning import GroundAction, Instance, State
 from stratpol.planning.dead_ends import is_dead_end
 from stratpol.planning.plans import validate_plan
+from stratpol.planning.search import SearchStatus, iw_to_target
 
 
 class RunFailure(enum.Enum):
@@ -28,10 +35,27 @@ class RunOutcome:
     cost: float
     seconds: float
     failure: RunFailure | None
+    widths: tuple[int, ...] = ()  # run as a sketch: per decision, 0 for a successor the policy chose
 
     @property
     def steps(self) -> int:
         return len(self.plan)
+
+    @property
+    def max_width(self) -> int:
+        """The run's effective width: the largest k an IW(k) search needed (0: the policy alone)."""
+        return max(self.widths, default=0)
+
+    @property
+    def mean_width(self) -> float:
+        """The effective width averaged over the run's decisions."""
+        return sum(self.widths) / len(self.widths) if self.widths else 0.0
+
+    @property
+    def policy_failure(self) -> RunFailure | None:
+        """How the policy alone would have ended this run: a sketch run that needed an IW search
+        followed the policy's own choices up to the first state where it had no successor."""
+        return RunFailure.NO_SUCCESSOR if self.max_width > 0 else self.failure
 
 
 def default_step_bound(instance: Instance) -> int:
@@ -40,18 +64,23 @@ def default_step_bound(instance: Instance) -> int:
 
 
 def run(policy: GeneralPolicy, instance: Instance, step_bound: int, forbid_revisits: bool = False,
-        dead_end_time_limit: float = 10.0, time_limit: float | None = None) -> RunOutcome:
+        dead_end_time_limit: float = 10.0, time_limit: float | None = None, sketch_width: int = 0) -> RunOutcome:
     """Follow the policy from the initial state until a goal, or a failure.
 
     With `forbid_revisits` the policy must choose among unvisited states; without it, coming
-    back to a visited state ends the run as a revisit (the policy would cycle). A solved run's
-    plan is validated by executing it again.
+    back to a visited state ends the run as a revisit (the policy would cycle). With
+    `sketch_width` k > 0 (rule policies only), a state without a compatible successor is left by
+    the first IW(1), ..., IW(k) search that reaches a goal or a state the policy accepts from it.
+    A solved run's plan is validated by executing it again.
     """
     started = time.perf_counter()
     controller = policy.controller(instance)
+    if sketch_width > 0 and not hasattr(controller, "accepts"):
+        raise TypeError(f"policy {policy.name} judges no pairs of states, so it cannot be run as a sketch")
     state = instance.initial_state
     visited = {state}
     plan: list[GroundAction] = []
+    widths: list[int] = []
     cost = 0.0
     failure = None
     while not instance.is_goal(state):
@@ -61,13 +90,25 @@ def run(policy: GeneralPolicy, instance: Instance, step_bound: int, forbid_revis
         if time_limit is not None and time.perf_counter() - started > time_limit:
             failure = RunFailure.TIME_LIMIT
             break
-        chosen = controller.choose(state, visited if forbid_revisits else ())
-        if chosen is None:
-            failure = RunFailure.DEAD_END if is_dead_end(instance, state, dead_end_time_limit) else RunFailure.NO_SUCCESSOR
+        excluded = visited if forbid_revisits else ()
+        chosen = controller.choose(state, excluded)
+        if chosen is not None:
+            steps, width = [(chosen.action, chosen.state, chosen.cost)], 0
+        elif sketch_width > 0:
+            remaining = None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - started))
+            steps, width, failure = _subgoal(instance, controller, state, sketch_width, excluded, remaining)
+        else:
+            steps = None
+        if steps is None:
+            if failure is None:
+                failure = RunFailure.DEAD_END if is_dead_end(instance, state, dead_end_time_limit) \
+                    else RunFailure.NO_SUCCESSOR
             break
-        plan.append(chosen.action)
-        cost += chosen.cost
-        state = chosen.state
+        for action, state, step_cost in steps:
+            plan.append(action)
+            cost += step_cost
+        if sketch_width > 0:
+            widths.append(width)
         if state in visited:
             failure = RunFailure.REVISIT
             break
@@ -77,4 +118,25 @@ def run(policy: GeneralPolicy, instance: Instance, step_bound: int, forbid_revis
         check = validate_plan(instance, plan)
         if not check.valid:
             raise RuntimeError(f"a policy run on {instance.name} reached the goal with an invalid plan: {check.reason}")
-    return RunOutcome(instance.name, solved, tuple(plan), cost, time.perf_counter() - started, failure)
+    return RunOutcome(instance.name, solved, tuple(plan), cost, time.perf_counter() - started, failure, tuple(widths))
+
+
+def _subgoal(instance: Instance, controller: SketchController, state: State, max_width: int,
+             excluded: Container[State], time_limit: float | None):
+    """The steps of the first IW(k), k = 1..max_width, from `state` to a goal or to a state the
+    policy accepts from `state`, with that k; (None, 0, failure or None) when none reaches one."""
+    def is_target(candidate: State) -> bool:
+        return candidate != state and candidate not in excluded \
+            and (instance.is_goal(candidate) or controller.accepts(state, candidate))
+
+    for width in range(1, max_width + 1):
+        result = iw_to_target(instance, state, width, is_target, time_limit=time_limit)
+        if result.status is SearchStatus.SOLVED:
+            steps, current = [], state
+            for action in result.plan:
+                current, step_cost = instance.apply(current, action)
+                steps.append((action, current, step_cost))
+            return steps, width, None
+        if result.status is SearchStatus.LIMIT:
+            return None, 0, RunFailure.TIME_LIMIT
+    return None, 0, None

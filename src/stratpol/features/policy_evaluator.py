@@ -135,7 +135,17 @@ class InstancePolicy:
         successors (spanner's gate: one tighten successor per nut and spanner)."""
         return next(self._compatible(state, candidates), None)
 
+    def accepts(self, state: State, target: State) -> bool:
+        """Whether some rule accepts the pair (state, target), any two states: the test of a
+        policy used as a sketch, whose subgoal may lie several actions away."""
+        return next(self._accepted(state, [(target, target)]), None) is not None
+
     def _compatible(self, state: State, candidates: Iterable[Successor]) -> Iterator[Successor]:
+        return self._accepted(state, ((successor, successor.state) for successor in candidates))
+
+    def _accepted(self, state: State, candidates: Iterable[tuple[object, State]]) -> Iterator:
+        """Each candidate whose target state some rule accepts from `state` (candidates are pairs
+        of what to yield and its target)."""
         row = self._row(state)
         source = [self._value(state, row, i) for i in range(len(self._elements))]
         rules = [r for r in self._rules if all((source[i] > 0) == v for i, v in r.conditions)]
@@ -143,8 +153,7 @@ class InstancePolicy:
             return
         checked = {i for r in rules for i in r.checks}
         order = sorted(checked, key=lambda i: self._cost[i] / max(1, self._evaluations[i]))
-        for successor in candidates:
-            target = successor.state
+        for candidate, target in candidates:
             target_row = self._row(target)
             alive = rules
             for i in order:
@@ -153,7 +162,7 @@ class InstancePolicy:
                 if not alive:
                     break
             else:
-                yield successor
+                yield candidate
 
     def _row(self, state: State) -> list[int | None]:
         row = self._rows.get(state.index)
