@@ -7,7 +7,7 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from stratpol.errors import InputError
@@ -74,26 +74,23 @@ def _domains(args: argparse.Namespace) -> int:
     return 0
 
 
-def _positive(text: str) -> int:
-    """argparse type: an integer of at least 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
+def _int_within(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type: an integer from `low` (to `high`, when given)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
+        if high is not None and value > high:
+            raise argparse.ArgumentTypeError(f"must be {low} to {high}, not {value}")
+        return value
+    return parse
 
 
-def _width(text: str) -> int:
-    """argparse type: a width bound of IW, 0 (none) to 3 (IW(3) is already cubic in the atoms)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if not 0 <= value <= 3:
-        raise argparse.ArgumentTypeError(f"must be 0 to 3, not {value}")
-    return value
+_positive = _int_within(1)
+_width = _int_within(0, 3)  # a width bound of IW: IW(3) is already cubic in the atoms
 
 
 def _size_range(text: str) -> range:

@@ -223,6 +223,33 @@ def test_a_pool_generated_in_parts_keeps_the_features_of_the_whole(blocks, monke
     assert [f.complexity for f in merged] == sorted(f.complexity for f in merged)
 
 
+def test_an_interrupted_pool_in_parts_resumes_after_its_last_finished_part(blocks, monkeypatch, tmp_path):
+    import stratpol.features.pool as pool_module
+
+    vocabulary, states, _ = blocks
+    monkeypatch.setattr(pool_module, "parts_within_memory", lambda states, element_limit: 3)
+    generated = []
+    generate_on = pool_module._generate_on
+    monkeypatch.setattr(pool_module, "_generate_on", lambda *args: generated.append(len(args[1])) or generate_on(*args))
+
+    def interrupt_after_part_2(message: str) -> None:
+        if message.startswith("feature pool: part 2/3"):
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        generate_pool(vocabulary, states, GRAMMAR, cache_dir=tmp_path, progress=interrupt_after_part_2)
+    assert len(generated) == 2 and len(list(tmp_path.glob("pool-*.part-*-of-3.json"))) == 2
+    assert all(".part-" in p.name for p in tmp_path.iterdir())  # no pool until it is whole
+    # fewer parts would fit now: the interrupted run's split is kept, and only part 3 is generated
+    monkeypatch.setattr(pool_module, "parts_within_memory", lambda states, element_limit: 1)
+    resumed = generate_pool(vocabulary, states, GRAMMAR, cache_dir=tmp_path)
+    assert len(generated) == 3 and resumed.generation.parts == 3
+    assert [p.name.count(".part-") for p in tmp_path.iterdir()] == [0]  # the parts are gone, the pool stays
+    monkeypatch.setattr(pool_module, "parts_within_memory", lambda states, element_limit: 3)
+    uninterrupted = generate_pool(vocabulary, states, GRAMMAR)
+    assert [f.description for f in resumed] == [f.description for f in uninterrupted]
+
+
 def test_parts_within_memory_splits_only_when_the_elements_do_not_fit(monkeypatch):
     import stratpol.features.pool as pool_module
 

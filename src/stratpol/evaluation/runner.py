@@ -122,7 +122,8 @@ def run(policy: GeneralPolicy, instance: Instance, step_bound: int, forbid_revis
 
 
 def _subgoal(instance: Instance, controller: SketchController, state: State, max_width: int,
-             excluded: Container[State], time_limit: float | None):
+             excluded: Container[State], time_limit: float | None
+             ) -> tuple[list[tuple[GroundAction, State, float]] | None, int, RunFailure | None]:
     """The steps of the first IW(k), k = 1..max_width, from `state` to a goal or to a state the
     policy accepts from `state`, with that k; (None, 0, failure or None) when none reaches one."""
     def is_target(candidate: State) -> bool:

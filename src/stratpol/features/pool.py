@@ -136,8 +136,10 @@ def generate_pool(vocabulary: Vocabulary, states: Sequence[tuple[InstanceBridge,
     states, each small enough, and merged: evaluated on every state, a feature equal to a simpler
     one of its kind is dropped, as dlplan drops it. A part distinguishes fewer concepts than the
     whole, so a few features can be lost (ferry in 4 parts: 8,549 of 8,550), and the parts with
-    the merge take longer than one generation would (miconic in 5 parts: 1,233 s). A cached pool
-    is reused unless a limit cut it that is now larger (a longer time limit, more memory).
+    the merge take longer than one generation would (miconic in 5 parts: 1,233 s). Each finished
+    part is cached until the pool is whole, so an interrupted generation resumes after its last
+    finished part. A cached pool is reused unless a limit cut it that is now larger (a longer time
+    limit, more memory).
     """
     path = None if cache_dir is None else Path(cache_dir) / f"pool-{_pool_key(vocabulary, grammar, states)}.json"
     parts = parts_within_memory(len(states), grammar.feature_limit)
@@ -146,35 +148,68 @@ def generate_pool(vocabulary: Vocabulary, states: Sequence[tuple[InstanceBridge,
         cached = _load(vocabulary, json.loads(path.read_text()))
         if not _regenerate(cached.generation, grammar, element_limit):
             return cached
-    started = time.perf_counter()
+    if path is not None and _parts_begun(path) > parts:  # an interrupted run's smaller parts fit too
+        parts = _parts_begun(path)
+        element_limit = min(grammar.feature_limit, memory_element_limit(-(-len(states) // parts)))
     merged: dict[str, PoolFeature] = {}
-    reached, truncated = grammar.complexity_limit, None
+    reached, truncated, seconds = grammar.complexity_limit, None, 0.0
     split = _split(len(states), parts)
     for number, part in enumerate(split, start=1):
-        time_left = max(1, int(grammar.time_limit - (time.perf_counter() - started)))
-        dlplan_states = [states[i][0].state(states[i][1]) for i in part]
-        features, part_reached, part_truncated = _generate_on(vocabulary, dlplan_states, grammar, element_limit,
-                                                              time_left)
+        part_path = None if path is None or parts == 1 else _part_path(path, number, parts)
+        if part_path is not None and part_path.is_file():
+            done = _load(vocabulary, json.loads(part_path.read_text()))
+            features, part_generation = done.features, done.generation
+        else:
+            part_started = time.perf_counter()
+            dlplan_states = [states[i][0].state(states[i][1]) for i in part]
+            features, part_reached, part_truncated = _generate_on(
+                vocabulary, dlplan_states, grammar, element_limit, max(1, int(grammar.time_limit - seconds)))
+            part_generation = PoolGeneration(len(part), time.perf_counter() - part_started, part_reached,
+                                             part_truncated, element_limit)
+            if part_path is not None:  # an interrupt loses at most the part under way
+                _write(part_path, FeaturePool(features, part_generation))
         for feature in features:
             merged.setdefault(feature.description, feature)
-        reached, truncated = min(reached, part_reached), truncated or part_truncated
+        seconds += part_generation.seconds
+        reached = min(reached, part_generation.complexity_reached)
+        truncated = truncated or part_generation.truncated
         if parts > 1:
             progress(f"feature pool: part {number}/{parts} ({len(part):,} states) done, "
-                     f"{len(merged):,} features so far ({time.perf_counter() - started:.0f} s)")
+                     f"{len(merged):,} features so far ({seconds:.0f} s)")
     features = list(merged.values())
     if grammar.max_depth is not None:
         features = [f for f in features if f.depth <= grammar.max_depth]
     features.sort(key=lambda f: f.complexity)  # stable: generation order breaks ties
     if parts > 1:
         progress(f"feature pool: merging {len(features):,} features of {parts} parts on all {len(states):,} states")
+        merging = time.perf_counter()
         features = _distinct(features, states, split)
-    generation = PoolGeneration(len(states), time.perf_counter() - started, reached, truncated, element_limit, parts)
+        seconds += time.perf_counter() - merging
+    generation = PoolGeneration(len(states), seconds, reached, truncated, element_limit, parts)
     pool = FeaturePool(features, generation)
     if path is not None:
-        record = {"generation": dataclasses.asdict(generation),
-                  "features": [{"kind": f.kind.value, "description": f.description} for f in pool]}
-        write_text_atomically(path, json.dumps(record))
+        _write(path, pool)
+        for part_path in path.parent.glob(f"{path.stem}.part-*.json"):
+            part_path.unlink()
     return pool
+
+
+def _write(path: Path, pool: FeaturePool) -> None:
+    record = {"generation": dataclasses.asdict(pool.generation),
+              "features": [{"kind": f.kind.value, "description": f.description} for f in pool]}
+    write_text_atomically(path, json.dumps(record))
+
+
+def _part_path(path: Path, number: int, parts: int) -> Path:
+    """Where part `number` of `parts` of the pool cached at `path` is kept until the pool is whole."""
+    return path.with_name(f"{path.stem}.part-{number}-of-{parts}.json")
+
+
+def _parts_begun(path: Path) -> int:
+    """Into how many parts an interrupted generation of the pool at `path` split its states (0: none)."""
+    counts = [int(match.group(1)) for part in path.parent.glob(f"{path.stem}.part-*-of-*.json")
+              if (match := re.search(r"-of-(\d+)\.json$", part.name))]
+    return max(counts, default=0)
 
 
 def _generate_on(vocabulary: Vocabulary, dlplan_states: list, grammar: Grammar, element_limit: int,
