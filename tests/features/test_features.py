@@ -250,6 +250,27 @@ def test_an_interrupted_pool_in_parts_resumes_after_its_last_finished_part(block
     assert [f.description for f in resumed] == [f.description for f in uninterrupted]
 
 
+def test_dlplan_generates_in_a_child_whose_failures_come_back_as_one_error(blocks, monkeypatch):
+    """The generator runs in a forked child (so that an interrupt stops it at once): its error is
+    raised here, and a child killed (as by the system when memory runs out) is one clear error."""
+    import os
+    import signal
+
+    import stratpol.features.pool as pool_module
+
+    vocabulary, states, _ = blocks
+
+    def fails(*args, **kwargs):
+        raise ValueError("no features today")
+
+    monkeypatch.setattr(pool_module, "generate_features", fails)
+    with pytest.raises(ValueError, match="no features today"):
+        generate_pool(vocabulary, states, GRAMMAR)
+    monkeypatch.setattr(pool_module, "generate_features", lambda *args, **kwargs: os.kill(os.getpid(), signal.SIGKILL))
+    with pytest.raises(RuntimeError, match=r"without a result \(exit code -9"):
+        generate_pool(vocabulary, states, GRAMMAR)
+
+
 def test_parts_within_memory_splits_only_when_the_elements_do_not_fit(monkeypatch):
     import stratpol.features.pool as pool_module
 

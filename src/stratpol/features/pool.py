@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import multiprocessing
 import random
 import re
 import time
@@ -214,21 +215,70 @@ def _parts_begun(path: Path) -> int:
 
 def _generate_on(vocabulary: Vocabulary, dlplan_states: list, grammar: Grammar, element_limit: int,
                  time_limit: int) -> tuple[list[PoolFeature], int, str | None]:
-    """One dlplan generation: its features, the last complexity level it finished, the limit that cut it."""
+    """One dlplan generation: its features, the last complexity level it finished, the limit that cut it.
+
+    Where the platform can fork, dlplan runs in a child process: a long C++ call holds off
+    Python's signal handlers until it returns, so only there does Ctrl-C (or `kill`) stop it at
+    once, and the child's denotations go back to the system when it ends instead of staying in
+    this process's heap. The child sends the features as expressions, parsed here again (about
+    2.5 s for 100,000 features).
+    """
     arguments = {**grammar.generator_arguments(), "feature_limit": element_limit, "time_limit": time_limit}
-    with captured_stdout() as log:
-        booleans, numericals, concepts, roles = generate_features(vocabulary.factory, dlplan_states, **arguments)
-    reached = max((int(level) for level in _LEVEL.findall(log[0])), default=0)
-    if "Feature generation converged" in log[0]:  # a level added nothing new: so would the next ones
+    if "fork" in multiprocessing.get_all_start_methods():
+        generated, log, elements = _in_child(_run_generator, vocabulary.factory, dlplan_states, arguments)
+    else:
+        generated, log, elements = _run_generator(vocabulary.factory, dlplan_states, arguments)
+    reached = max((int(level) for level in _LEVEL.findall(log)), default=0)
+    if "Feature generation converged" in log:  # a level added nothing new: so would the next ones
         reached = grammar.complexity_limit
     truncated = None
-    if len(booleans) + len(numericals) + len(concepts) + len(roles) >= element_limit:
-        # dlplan counts every element it keeps, concepts and roles too
+    if elements >= element_limit:
         truncated = "feature limit" if element_limit == grammar.feature_limit else "memory limit"
     elif reached < grammar.complexity_limit:
         truncated = "time limit"
-    generated = [(Kind.BOOLEAN, b) for b in booleans] + [(Kind.NUMERICAL, n) for n in numericals]
-    return [PoolFeature(kind, str(e), e.compute_complexity(), e) for kind, e in generated], reached, truncated
+    return [_parsed(vocabulary, Kind(kind), description) for kind, description in generated], reached, truncated
+
+
+def _run_generator(factory, dlplan_states: list, arguments: dict) -> tuple[list[tuple[str, str]], str, int]:
+    """dlplan's generator: (kind, expression) of each feature in generation order, its log, and
+    how many elements it kept (dlplan counts concepts and roles against the feature limit too)."""
+    with captured_stdout() as log:
+        booleans, numericals, concepts, roles = generate_features(factory, dlplan_states, **arguments)
+    generated = [(Kind.BOOLEAN.value, str(b)) for b in booleans] + [(Kind.NUMERICAL.value, str(n)) for n in numericals]
+    return generated, log[0], len(booleans) + len(numericals) + len(concepts) + len(roles)
+
+
+def _in_child(function: Callable, *arguments):
+    """`function(*arguments)` in a forked child process (nothing is pickled on the way in; the
+    result comes back through a pipe); the child is killed if this process is interrupted."""
+    context = multiprocessing.get_context("fork")
+    receiver, sender = context.Pipe(duplex=False)
+    child = context.Process(target=_send, args=(sender, function, arguments), daemon=True)
+    child.start()
+    sender.close()
+    try:
+        ok, result = receiver.recv()
+    except EOFError:
+        child.join()
+        raise RuntimeError(f"dlplan's feature generation ended without a result (exit code {child.exitcode}; "
+                           f"-9 is a kill, as by the system when memory runs out)") from None
+    finally:
+        if child.is_alive():
+            child.kill()
+        child.join()
+        receiver.close()
+    if not ok:
+        raise result
+    return result
+
+
+def _send(sender, function: Callable, arguments: tuple) -> None:
+    try:
+        result = (True, function(*arguments))
+    except Exception as error:  # re-raised in the parent
+        result = (False, error)
+    sender.send(result)
+    sender.close()
 
 
 def _split(count: int, parts: int) -> list[list[int]]:
