@@ -1,5 +1,6 @@
 """Speed measurements: successor generation and planner times (`stratpol bench planning`), learning
-on the published training sets (`bench learning`), and learned policies' runs (`bench execution`)."""
+on the published training sets (`bench learning`), saved policies on the published test sets
+(`bench testing`), and learned policies' runs (`bench execution`)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from stratpol.evaluation.policies import RulePolicy
 from stratpol.evaluation.profile import ExecutionProfile, profile_run_in_child
 from stratpol.generation import domain_folder
 from stratpol.learning.wrapper import LearningStatistics
-from stratpol.planning import Instance
+from stratpol.planning import Domain, Instance
 from stratpol.planning.planners import planner
 
 # (domain, generator arguments): Gripper with 20 and 100 balls, Blocksworld with 20 blocks.
@@ -204,10 +206,10 @@ class Coverage:
     seconds: float = 0.0
 
 
-def coverage_on_test_set(policy, domain, tests: list[Path], time_limit: float = 60.0,
+def coverage_on_test_set(policy: RulePolicy, domain: Domain, tests: list[Path], time_limit: float = 60.0,
                          progress: Callable[[str], None] = lambda line: None) -> Coverage:
-    """Run a rule policy (evaluation.RulePolicy) as a sketch on each test file, as the paper's
-    Table 3 does, each run under `time_limit` seconds."""
+    """Run a rule policy as a sketch on each test file, as the paper's Table 3 does, each run
+    under `time_limit` seconds."""
     from stratpol.errors import InputError
     from stratpol.evaluation import run
     from stratpol.evaluation.runner import default_step_bound
@@ -280,11 +282,9 @@ def learn_and_test(benchmarks: Path, name: str, test_time_limit: float = 60.0, l
     """One row of `learning_benchmark`."""
     from stratpol.cache import cache_root
     from stratpol.errors import InputError
-    from stratpol.evaluation import RulePolicy
     from stratpol.features import Vocabulary
     from stratpol.learning.settings import learning_settings
     from stratpol.learning.wrapper import LearningFailure, learn_with_settings
-    from stratpol.planning import Domain
     from stratpol.policy.dlplan_format import write_policy_files
 
     folder = Path(benchmarks) / name
@@ -339,9 +339,7 @@ def testing_benchmark(policy_files: list[Path], benchmarks: Path, time_limit: fl
     """Each saved policy on its domain's published test set (Table 3), policies of a domain without
     one left out."""
     from stratpol.errors import InputError
-    from stratpol.evaluation import RulePolicy
     from stratpol.features import Vocabulary
-    from stratpol.planning import Domain
     from stratpol.policy.text import parse_policy
 
     rows = []
@@ -420,7 +418,7 @@ def _failures(counts: dict[str, int]) -> str:
 def render_test_benchmark(rows: list[CoverageRow]) -> str:
     """The table of `stratpol bench testing`: saved policies on the published test sets, solved
     alone and as sketches (Table 3's coverage is the paper's under `sketch`)."""
-    lines = [f"{'domain':<25}{'tests':>6}{'test':>9}{'sketch':>9}{'w':>3}{'avg':>6}{'seconds':>9}"]
+    lines = [f"{'policy':<25}{'tests':>6}{'test':>9}{'sketch':>9}{'w':>3}{'avg':>6}{'seconds':>9}"]
     for row in rows:
         c = row.coverage
         lines.append(f"{row.policy:<25}{c.total:>6}{_coverage_columns(c)}{c.seconds:>9.1f}{_failures(c.failures)}")
@@ -456,12 +454,10 @@ def execution_benchmark(policy_files: list[Path], benchmarks: Path, sizes: tuple
     """Profile each policy on generated instances of about `sizes` objects (the smallest size at
     least that large our generator makes) and on the largest file of its published test set."""
     from stratpol.errors import InputError
-    from stratpol.evaluation import RulePolicy
     from stratpol.features import Vocabulary
     from stratpol.generation import domain_names
     from stratpol.generation.sampling import sample_instances
     from stratpol.generation.size_csp import size_exists
-    from stratpol.planning import Domain
     from stratpol.policy.text import parse_policy
 
     rows = []
