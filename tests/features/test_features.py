@@ -271,6 +271,19 @@ def test_dlplan_generates_in_a_child_whose_failures_come_back_as_one_error(block
         generate_pool(vocabulary, states, GRAMMAR)
 
 
+def test_a_pool_generated_off_the_main_thread_is_the_same(blocks):
+    """A Dask worker learns in a thread of a daemonic process, where no child may be forked:
+    dlplan then runs in the process itself, with the same pool."""
+    import threading
+
+    vocabulary, states, _ = blocks
+    pools = []
+    worker = threading.Thread(target=lambda: pools.append(generate_pool(vocabulary, states, GRAMMAR)))
+    worker.start()
+    worker.join()
+    assert [f.description for f in pools[0]] == [f.description for f in generate_pool(vocabulary, states, GRAMMAR)]
+
+
 def test_parts_within_memory_splits_only_when_the_elements_do_not_fit(monkeypatch):
     import stratpol.features.pool as pool_module
 

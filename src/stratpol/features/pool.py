@@ -12,6 +12,7 @@ import json
 import multiprocessing
 import random
 import re
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -217,14 +218,14 @@ def _generate_on(vocabulary: Vocabulary, dlplan_states: list, grammar: Grammar, 
                  time_limit: int) -> tuple[list[PoolFeature], int, str | None]:
     """One dlplan generation: its features, the last complexity level it finished, the limit that cut it.
 
-    Where the platform can fork, dlplan runs in a child process: a long C++ call holds off
+    Where it can (see _can_fork_here), dlplan runs in a child process: a long C++ call holds off
     Python's signal handlers until it returns, so only there does Ctrl-C (or `kill`) stop it at
     once, and the child's denotations go back to the system when it ends instead of staying in
     this process's heap. The child sends the features as expressions, parsed here again (about
     2.5 s for 100,000 features).
     """
     arguments = {**grammar.generator_arguments(), "feature_limit": element_limit, "time_limit": time_limit}
-    if "fork" in multiprocessing.get_all_start_methods():
+    if _can_fork_here():
         generated, log, elements = _in_child(_run_generator, vocabulary.factory, dlplan_states, arguments)
     else:
         generated, log, elements = _run_generator(vocabulary.factory, dlplan_states, arguments)
@@ -237,6 +238,13 @@ def _generate_on(vocabulary: Vocabulary, dlplan_states: list, grammar: Grammar, 
     elif reached < grammar.complexity_limit:
         truncated = "time limit"
     return [_parsed(vocabulary, Kind(kind), description) for kind, description in generated], reached, truncated
+
+
+def _can_fork_here() -> bool:
+    """Whether a child process helps and is allowed: signals reach only the main thread, and a
+    daemonic process (a Dask worker's) may not have children."""
+    return "fork" in multiprocessing.get_all_start_methods() and not multiprocessing.current_process().daemon \
+        and threading.current_thread() is threading.main_thread()
 
 
 def _run_generator(factory, dlplan_states: list, arguments: dict) -> tuple[list[tuple[str, str]], str, int]:
