@@ -158,8 +158,9 @@ def test_bench_testing_runs_saved_policies_as_sketches_beside_table_3(tmp_path):
     (benchmarks / "gripper" / "testing").mkdir(parents=True)
     policies.mkdir()
     (benchmarks / "gripper" / "domain.pddl").write_text((GRIPPER / "domain.pddl").read_text())
+    generator = domain_folder("gripper").generator
     for balls in (2, 3):
-        (benchmarks / "gripper" / "testing" / f"p{balls}.pddl").write_text(domain_folder("gripper").generator(balls=balls))
+        (benchmarks / "gripper" / "testing" / f"p{balls}.pddl").write_text(generator(balls=balls))
     (policies / "gripper.policy").write_text((ROOT / "tests/data/golden/gripper.policy").read_text())
     # "deliver a ball": never one action away, so only IW(k) searches carry it to the goal
     delivered = Feature("g", Kind.NUMERICAL, "n_count(c_equal(r_primitive(at,0,1),r_primitive(at_g,0,1)))")
