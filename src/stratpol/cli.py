@@ -720,7 +720,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--sizes", type=_positive, nargs="+", default=[50, 200, 1000], metavar="N",
                        help="execution: generated instances of about these numbers of objects (default: 50 200 1000)")
     bench.add_argument("--benchmarks", default="../shared/benchmarks/gp2024", metavar="DIR",
-                       help="learning: folder of <domain>/{domain.pddl,training,testing} (default: ../shared/benchmarks/gp2024)")
+                       help="learning, testing and execution: folder of <domain>/{domain.pddl,training,testing} "
+                            "(default: ../shared/benchmarks/gp2024)")
     bench.add_argument("--domains", nargs="*", metavar="NAME",
                        help="learning, testing and execution: which domains (default: the 20 of the paper's "
                             "Table 1 / every saved policy); neural: default blocksworld gripper logistics")
