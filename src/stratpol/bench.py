@@ -333,15 +333,25 @@ class CoverageRow:
     coverage: Coverage
 
 
+def _saved_policy(policy_file: Path, domain: Domain, progress: Callable[[str], None]) -> RulePolicy | None:
+    """A saved policy file read for `domain`; None, with one progress line saying why, where it is
+    not a policy of that domain (bench testing and execution go on with the next file)."""
+    from stratpol.errors import InputError
+    from stratpol.features import Vocabulary
+    from stratpol.policy.text import parse_policy
+
+    try:
+        return RulePolicy(parse_policy(policy_file.read_text(), policy_file), Vocabulary(domain), seed=0)
+    except (InputError, ValueError) as error:
+        progress(f"{policy_file.name}: not a policy of {domain.path} ({str(error).splitlines()[0]})")
+        return None
+
+
 def testing_benchmark(policy_files: list[Path], benchmarks: Path, time_limit: float = 60.0,
                       progress: Callable[[str], None] = lambda line: None,
                       on_row: Callable[[CoverageRow], None] = lambda row: None) -> list[CoverageRow]:
     """Each saved policy on its domain's published test set (Table 3), policies of a domain without
     one left out."""
-    from stratpol.errors import InputError
-    from stratpol.features import Vocabulary
-    from stratpol.policy.text import parse_policy
-
     rows = []
     for policy_file in policy_files:
         name = policy_domain(policy_file, benchmarks)
@@ -350,11 +360,8 @@ def testing_benchmark(policy_files: list[Path], benchmarks: Path, time_limit: fl
             progress(f"{policy_file.name}: no published test set")
             continue
         domain = Domain(benchmarks / name / "domain.pddl")
-        vocabulary = Vocabulary(domain)
-        try:
-            policy = RulePolicy(parse_policy(policy_file.read_text(), policy_file), vocabulary, seed=0)
-        except (InputError, ValueError) as error:
-            progress(f"{policy_file.name}: not a policy of {domain.path} ({str(error).splitlines()[0]})")
+        policy = _saved_policy(policy_file, domain, progress)
+        if policy is None:
             continue
         coverage = coverage_on_test_set(policy, domain, tests, time_limit,
                                         lambda line: progress(f"{policy_file.name}: {line}"))
@@ -453,22 +460,16 @@ def execution_benchmark(policy_files: list[Path], benchmarks: Path, sizes: tuple
                         on_row: Callable[[ExecutionRow], None] = lambda row: None) -> list[ExecutionRow]:
     """Profile each policy on generated instances of about `sizes` objects (the smallest size at
     least that large our generator makes) and on the largest file of its published test set."""
-    from stratpol.errors import InputError
-    from stratpol.features import Vocabulary
     from stratpol.generation import domain_names
     from stratpol.generation.sampling import sample_instances
     from stratpol.generation.size_csp import size_exists
-    from stratpol.policy.text import parse_policy
 
     rows = []
 
     def profiled(policy_file: Path, domain_name: str, source: str, domain: Domain, text: str, name: str,
                  objects: int) -> None:
-        vocabulary = Vocabulary(domain)
-        try:
-            rule_policy = RulePolicy(parse_policy(policy_file.read_text(), policy_file), vocabulary, seed=0)
-        except (InputError, ValueError) as error:
-            progress(f"{policy_file.name}: not a policy of {domain.path} ({str(error).splitlines()[0]})")
+        rule_policy = _saved_policy(policy_file, domain, progress)
+        if rule_policy is None:
             return
         progress(f"{policy_file.name}: {name}")
         profile = profile_run_in_child(rule_policy, domain, text, name, time_limit)

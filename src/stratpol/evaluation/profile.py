@@ -9,11 +9,12 @@ run on this engine.
 
 from __future__ import annotations
 
-import multiprocessing
 import time
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import partial
 
+from stratpol.child_process import ChildDied, call_in_child
 from stratpol.evaluation.policies import RulePolicy
 from stratpol.evaluation.runner import default_step_bound
 from stratpol.planning import Domain
@@ -106,25 +107,13 @@ def profile_run_in_child(policy: RulePolicy, domain: Domain, text: str, name: st
     """`profile_run` in a forked child process, killed if it has not answered within twice the
     time limit: one step can take longer than any limit (a state of a 1,000-object childsnack
     has millions of applicable actions), and the time limit is only checked between steps."""
-    context = multiprocessing.get_context("fork")
-    receiver, sender = context.Pipe(duplex=False)
-    child = context.Process(target=_send_profile, args=(sender, policy, domain, text, name, time_limit), daemon=True)
-    child.start()
-    sender.close()
     try:
-        answered = receiver.poll(2 * time_limit + 10)
-        profile = receiver.recv() if answered else None
-    except EOFError:  # the child died (out of memory, a crash in a library)
-        profile = None
-        answered = True
-    finally:
-        child.kill()
-        child.join()
-    if profile is None:
-        failure = "killed" if not answered else f"died ({child.exitcode})"
-        return ExecutionProfile(name, 0, False, failure, 0, 0.0, 0.0, 0.0, 0.0, 0.0, 0)
-    return profile
-
-
-def _send_profile(sender, policy: RulePolicy, domain: Domain, text: str, name: str, time_limit: float) -> None:
-    sender.send(profile_run(policy, domain, text, name, time_limit=time_limit))
+        return call_in_child(partial(profile_run, time_limit=time_limit), policy, domain, text, name,
+                             timeout=2 * time_limit + 10)
+    except TimeoutError:
+        failure = "killed"
+    except ChildDied as died:  # out of memory, a crash in a library
+        failure = f"died ({died.exit_code})"
+    except Exception as error:  # a library's error on one instance is that run's row, not the benchmark's end
+        failure = f"error: {type(error).__name__}"
+    return ExecutionProfile(name, 0, False, failure, 0, 0.0, 0.0, 0.0, 0.0, 0.0, 0)

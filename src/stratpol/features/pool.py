@@ -9,10 +9,8 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import multiprocessing
 import random
 import re
-import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -23,6 +21,7 @@ import psutil
 from dlplan.generator import generate_features
 
 from stratpol.atomic import write_text_atomically
+from stratpol.child_process import ChildDied, call_in_child, can_fork_here
 from stratpol.features.grammar import Grammar
 from stratpol.features.vocabulary import InstanceBridge, Vocabulary
 from stratpol.planning import State
@@ -218,15 +217,18 @@ def _generate_on(vocabulary: Vocabulary, dlplan_states: list, grammar: Grammar, 
                  time_limit: int) -> tuple[list[PoolFeature], int, str | None]:
     """One dlplan generation: its features, the last complexity level it finished, the limit that cut it.
 
-    Where it can (see _can_fork_here), dlplan runs in a child process: a long C++ call holds off
+    Where it can (child_process.can_fork_here), dlplan runs in a child process: a long C++ call holds off
     Python's signal handlers until it returns, so only there does Ctrl-C (or `kill`) stop it at
     once, and the child's denotations go back to the system when it ends instead of staying in
     this process's heap. The child sends the features as expressions, parsed here again (about
     2.5 s for 100,000 features).
     """
     arguments = {**grammar.generator_arguments(), "feature_limit": element_limit, "time_limit": time_limit}
-    if _can_fork_here():
-        generated, log, elements = _in_child(_run_generator, vocabulary.factory, dlplan_states, arguments)
+    if can_fork_here():
+        try:
+            generated, log, elements = call_in_child(_run_generator, vocabulary.factory, dlplan_states, arguments)
+        except ChildDied as died:
+            raise RuntimeError(f"dlplan's feature generation {died}") from None
     else:
         generated, log, elements = _run_generator(vocabulary.factory, dlplan_states, arguments)
     reached = max((int(level) for level in _LEVEL.findall(log)), default=0)
@@ -240,13 +242,6 @@ def _generate_on(vocabulary: Vocabulary, dlplan_states: list, grammar: Grammar, 
     return [_parsed(vocabulary, Kind(kind), description) for kind, description in generated], reached, truncated
 
 
-def _can_fork_here() -> bool:
-    """Whether a child process helps and is allowed: signals reach only the main thread, and a
-    daemonic process (a Dask worker's) may not have children."""
-    return "fork" in multiprocessing.get_all_start_methods() and not multiprocessing.current_process().daemon \
-        and threading.current_thread() is threading.main_thread()
-
-
 def _run_generator(factory, dlplan_states: list, arguments: dict) -> tuple[list[tuple[str, str]], str, int]:
     """dlplan's generator: (kind, expression) of each feature in generation order, its log, and
     how many elements it kept (dlplan counts concepts and roles against the feature limit too)."""
@@ -254,39 +249,6 @@ def _run_generator(factory, dlplan_states: list, arguments: dict) -> tuple[list[
         booleans, numericals, concepts, roles = generate_features(factory, dlplan_states, **arguments)
     generated = [(Kind.BOOLEAN.value, str(b)) for b in booleans] + [(Kind.NUMERICAL.value, str(n)) for n in numericals]
     return generated, log[0], len(booleans) + len(numericals) + len(concepts) + len(roles)
-
-
-def _in_child(function: Callable, *arguments):
-    """`function(*arguments)` in a forked child process (nothing is pickled on the way in; the
-    result comes back through a pipe); the child is killed if this process is interrupted."""
-    context = multiprocessing.get_context("fork")
-    receiver, sender = context.Pipe(duplex=False)
-    child = context.Process(target=_send, args=(sender, function, arguments), daemon=True)
-    child.start()
-    sender.close()
-    try:
-        ok, result = receiver.recv()
-    except EOFError:
-        child.join()
-        raise RuntimeError(f"dlplan's feature generation ended without a result (exit code {child.exitcode}; "
-                           f"-9 is a kill, as by the system when memory runs out)") from None
-    finally:
-        if child.is_alive():
-            child.kill()
-        child.join()
-        receiver.close()
-    if not ok:
-        raise result
-    return result
-
-
-def _send(sender, function: Callable, arguments: tuple) -> None:
-    try:
-        result = (True, function(*arguments))
-    except Exception as error:  # re-raised in the parent
-        result = (False, error)
-    sender.send(result)
-    sender.close()
 
 
 def _split(count: int, parts: int) -> list[list[int]]:

@@ -1,0 +1,63 @@
+"""A call in a forked child process: long C++ calls (dlplan's generator, one step of a huge
+instance) hold off Python's signal handlers and keep their memory in the heap, so where it
+matters they run in a child that an interrupt or a deadline can kill and whose memory goes back
+to the system when it ends."""
+
+from __future__ import annotations
+
+import multiprocessing
+import threading
+from collections.abc import Callable
+from typing import Any
+
+
+class ChildDied(RuntimeError):
+    """The child ended without sending a result (killed, as by the system when memory runs out,
+    or crashed inside a library)."""
+
+    def __init__(self, exit_code: int | None) -> None:
+        super().__init__(f"ended without a result (exit code {exit_code}; -9 is a kill, as by the system "
+                         f"when memory runs out)")
+        self.exit_code = exit_code
+
+
+def can_fork_here() -> bool:
+    """Whether a child can be forked and helps: signals reach only the main thread, and a daemonic
+    process (a Dask worker's) may not have children."""
+    return "fork" in multiprocessing.get_all_start_methods() and not multiprocessing.current_process().daemon \
+        and threading.current_thread() is threading.main_thread()
+
+
+def call_in_child(function: Callable[..., Any], *arguments: Any, timeout: float | None = None) -> Any:
+    """`function(*arguments)` in a forked child (nothing is pickled on the way in; the result, or
+    the exception it raised, comes back through a pipe). The child is killed when this process is
+    interrupted, and TimeoutError is raised when it has not answered within `timeout` seconds."""
+    context = multiprocessing.get_context("fork")
+    receiver, sender = context.Pipe(duplex=False)
+    child = context.Process(target=_send, args=(sender, function, arguments), daemon=True)
+    child.start()
+    sender.close()
+    try:
+        if timeout is not None and not receiver.poll(timeout):
+            raise TimeoutError(f"no answer within {timeout:g} s")
+        ok, result = receiver.recv()
+    except EOFError:
+        child.join()
+        raise ChildDied(child.exitcode) from None
+    finally:
+        if child.is_alive():
+            child.kill()
+        child.join()
+        receiver.close()
+    if not ok:
+        raise result
+    return result
+
+
+def _send(sender, function: Callable[..., Any], arguments: tuple) -> None:
+    try:
+        result = (True, function(*arguments))
+    except Exception as error:  # raised again in the parent
+        result = (False, error)
+    sender.send(result)
+    sender.close()

@@ -1,0 +1,31 @@
+"""A call in a forked child: its result, its exception, a deadline, a child that dies."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+import pytest
+
+from stratpol.child_process import ChildDied, call_in_child
+
+
+def test_the_result_and_the_exception_of_the_child_come_back():
+    assert call_in_child(sum, [1, 2, 3]) == 6
+    with pytest.raises(ZeroDivisionError):
+        call_in_child(divmod, 1, 0)
+
+
+def test_a_child_past_its_deadline_is_killed_and_a_dead_child_is_one_error():
+    started = time.perf_counter()
+    with pytest.raises(TimeoutError):
+        call_in_child(time.sleep, 30, timeout=0.2)
+    assert time.perf_counter() - started < 20  # killed, not waited for
+    with pytest.raises(ChildDied) as died:
+        call_in_child(_killed)
+    assert died.value.exit_code == -signal.SIGKILL
+
+
+def _killed() -> None:
+    os.kill(os.getpid(), signal.SIGKILL)  # as the system kills a process out of memory
