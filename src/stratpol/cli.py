@@ -359,7 +359,7 @@ def _load_model(path: Path, domain: str):
     """A trained neural policy from its folder: a GNN checkpoint or a WL transition model."""
     import json
 
-    from neural.policies import is_checkpoint, load_gnn_policy, set_cpu_threads
+    from stratpol.neural.policies import is_checkpoint, load_gnn_policy, set_cpu_threads
 
     set_cpu_threads(1)  # evaluation parallelises over runs (--jobs) instead
 
@@ -367,7 +367,7 @@ def _load_model(path: Path, domain: str):
         policy = load_gnn_policy(path)
         trained_on = json.loads((path / "gnn.json").read_text())["domain"]
     elif (path / "wl-model.json").is_file():
-        from neural.wl import load_wl_policy
+        from stratpol.neural.wl import load_wl_policy
 
         policy = load_wl_policy(path)
         trained_on = json.loads((path / "wl-model.json").read_text())["domain"]
@@ -381,8 +381,8 @@ def _load_model(path: Path, domain: str):
 def _train_gnn(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from neural.policies import pick_device, set_cpu_threads
-    from neural.train import TrainingConfig, train_on_generated
+    from stratpol.neural.policies import pick_device, set_cpu_threads
+    from stratpol.neural.train import TrainingConfig, train_on_generated
     from stratpol.cache import cache_root
     from stratpol.generation import domain_folder
 
@@ -407,8 +407,8 @@ def _train_gnn(args: argparse.Namespace) -> int:
 def _train_wl(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from neural.wl import train_wl
-    from neural.wl.splits import Split, default_setting
+    from stratpol.neural.wl import train_wl
+    from stratpol.neural.wl.splits import Split, default_setting
     from stratpol.generation import domain_folder
 
     folder = domain_folder(args.domain)
@@ -490,8 +490,8 @@ def _bench(args: argparse.Namespace) -> int:
         print(bench.render_planning_benchmark(bench.planning_benchmark(args.time_limit, progress)))
         return 0
     if args.suite == "neural":
-        from neural.policies import set_cpu_threads
-        from neural.timing import decision_times, render_decision_times
+        from stratpol.neural.policies import set_cpu_threads
+        from stratpol.neural.timing import decision_times, render_decision_times
 
         set_cpu_threads(args.threads)
         for name in args.domains or ["blocksworld", "gripper", "logistics"]:

@@ -7,9 +7,9 @@ import json
 import pytest
 import torch
 
-from neural.data import DEAD_END_VALUE, optimal_trajectory, teacher_data
-from neural.policies import GNNPolicy, load_gnn_policy, pick_device
-from neural.train import TrainingConfig, train_gnn
+from stratpol.neural.data import DEAD_END_VALUE, optimal_trajectory, teacher_data
+from stratpol.neural.policies import GNNPolicy, load_gnn_policy, pick_device
+from stratpol.neural.train import TrainingConfig, train_gnn
 from stratpol.errors import InputError
 from stratpol.evaluation import run
 from stratpol.generation import domain_folder
@@ -85,8 +85,8 @@ def test_checkpoint_round_trip(trained):
 
 def test_a_value_policy_never_revisits(trained):
     # an untrained V model still only moves to states it has not been in
-    from neural.encoding import StateEncoder
-    from neural.rgnn import RelationalGNN, RGNNConfig
+    from stratpol.neural.encoding import StateEncoder
+    from stratpol.neural.rgnn import RelationalGNN, RGNNConfig
 
     encoder = StateEncoder(GRIPPER.domain, actions=False)
     policy = GNNPolicy(RelationalGNN(RGNNConfig(encoder.relations, "value", 8, 2)), encoder)

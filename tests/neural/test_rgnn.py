@@ -8,8 +8,8 @@ import pytest
 import torch
 from conftest import blocks_instance, gripper_instance
 
-from neural.encoding import StateEncoder, action_relation, goal_relation
-from neural.rgnn import RelationalGNN, RGNNConfig, _smooth_maximum
+from stratpol.neural.encoding import StateEncoder, action_relation, goal_relation
+from stratpol.neural.rgnn import RelationalGNN, RGNNConfig, _smooth_maximum
 from stratpol.generation import domain_folder
 
 

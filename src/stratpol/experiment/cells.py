@@ -161,8 +161,8 @@ def _load_rules(cell: Cell, folder: Path) -> GeneralPolicy:
 
 
 def _train_gnn(config: ExperimentConfig, cell: Cell, folder: Path, report) -> None:
-    from neural.policies import set_cpu_threads
-    from neural.train import TrainingConfig, train_on_generated
+    from stratpol.neural.policies import set_cpu_threads
+    from stratpol.neural.train import TrainingConfig, train_on_generated
 
     set_cpu_threads(1)
     gnn = config.gnn
@@ -176,7 +176,7 @@ def _train_gnn(config: ExperimentConfig, cell: Cell, folder: Path, report) -> No
 
 
 def _load_gnn(cell: Cell, folder: Path) -> GeneralPolicy:
-    from neural.policies import load_gnn_policy, set_cpu_threads
+    from stratpol.neural.policies import load_gnn_policy, set_cpu_threads
 
     set_cpu_threads(1)
     policy = load_gnn_policy(folder, device="cpu")
@@ -185,8 +185,8 @@ def _load_gnn(cell: Cell, folder: Path) -> GeneralPolicy:
 
 
 def _train_wl(config: ExperimentConfig, cell: Cell, folder: Path, report) -> None:
-    from neural.policies import set_cpu_threads
-    from neural.wl import train_wl
+    from stratpol.neural.policies import set_cpu_threads
+    from stratpol.neural.wl import train_wl
 
     set_cpu_threads(1)
     wl = config.wl
@@ -198,8 +198,8 @@ def _train_wl(config: ExperimentConfig, cell: Cell, folder: Path, report) -> Non
 
 
 def _load_wl(cell: Cell, folder: Path) -> GeneralPolicy:
-    from neural.policies import set_cpu_threads
-    from neural.wl import load_wl_policy
+    from stratpol.neural.policies import set_cpu_threads
+    from stratpol.neural.wl import load_wl_policy
 
     set_cpu_threads(1)
     policy = load_wl_policy(folder)

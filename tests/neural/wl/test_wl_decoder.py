@@ -6,8 +6,8 @@ import pickle
 
 import pytest
 
-from neural.wl import load_decoder, load_wl_policy, read_config
-from neural.wl.decoder import step_cap
+from stratpol.neural.wl import load_decoder, load_wl_policy, read_config
+from stratpol.neural.wl.decoder import step_cap
 from stratpol.errors import InputError
 from stratpol.evaluation.runner import run
 from stratpol.generation import domain_folder

@@ -9,7 +9,7 @@ import sys
 
 import numpy as np
 
-from neural.wl.features import ColourCounts, WLFeatures
+from stratpol.neural.wl.features import ColourCounts, WLFeatures
 from stratpol.generation import domain_folder
 from stratpol.generation.sampling import sample
 
@@ -91,7 +91,7 @@ def test_features_reload_from_their_json(tmp_path):
 COLLECT = """
 import random, sys
 from pathlib import Path
-from neural.wl.features import WLFeatures
+from stratpol.neural.wl.features import WLFeatures
 from stratpol.generation import domain_folder
 from stratpol.generation.sampling import sample
 folder = domain_folder("logistics")

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from neural.data import teacher_data
-from neural.wl.features import WLFeatures
-from neural.wl.models import distances, load_model, new_model, target
-from neural.wl.train import embed_trajectories
+from stratpol.neural.data import teacher_data
+from stratpol.neural.wl.features import WLFeatures
+from stratpol.neural.wl.models import distances, load_model, new_model, target
+from stratpol.neural.wl.train import embed_trajectories
 
 
 @pytest.fixture(scope="module")

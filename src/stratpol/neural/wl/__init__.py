@@ -3,6 +3,6 @@
 Needs the `neural` extra (wlplan, xgboost, torch; torch only for the LSTM).
 """
 
-from neural.wl.train import WLTrainReport, load_decoder, load_wl_policy, read_config, train_wl
+from stratpol.neural.wl.train import WLTrainReport, load_decoder, load_wl_policy, read_config, train_wl
 
 __all__ = ["WLTrainReport", "load_decoder", "load_wl_policy", "read_config", "train_wl"]

@@ -16,11 +16,11 @@ from pathlib import Path
 
 import torch
 
-from neural.data import TeacherTrajectory, teacher_data
-from neural.encoding import StateEncoder
-from neural.losses import q_loss, regulariser_bounds, value_loss
-from neural.policies import VALUE_KINDS, GNNPolicy, pick_device, save_checkpoint
-from neural.rgnn import RelationalGNN, RGNNConfig
+from stratpol.neural.data import TeacherTrajectory, teacher_data
+from stratpol.neural.encoding import StateEncoder
+from stratpol.neural.losses import q_loss, regulariser_bounds, value_loss
+from stratpol.neural.policies import VALUE_KINDS, GNNPolicy, pick_device, save_checkpoint
+from stratpol.neural.rgnn import RelationalGNN, RGNNConfig
 from stratpol.atomic import write_text_atomically
 from stratpol.errors import InputError
 from stratpol.evaluation.scaling import dynamic_validation

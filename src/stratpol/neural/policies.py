@@ -16,8 +16,8 @@ from pathlib import Path
 
 import torch
 
-from neural.encoding import StateEncoder
-from neural.rgnn import RelationalGNN, RGNNConfig
+from stratpol.neural.encoding import StateEncoder
+from stratpol.neural.rgnn import RelationalGNN, RGNNConfig
 from stratpol.atomic import write_text_atomically
 from stratpol.errors import InputError
 from stratpol.generation import domain_folder

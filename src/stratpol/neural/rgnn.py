@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field
 import torch
 from torch import nn
 
-from neural.encoding import RelationalBatch
+from stratpol.neural.encoding import RelationalBatch
 
 HEADS = ("value", "q")
 

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
-from neural.wl.features import ColourCounts, WLFeatures
-from neural.wl.models import TransitionModel, distances, target
+from stratpol.neural.wl.features import ColourCounts, WLFeatures
+from stratpol.neural.wl.models import TransitionModel, distances, target
 from stratpol.evaluation.policies import Controller
 from stratpol.planning import Instance, State, Successor
 
@@ -114,7 +114,7 @@ class WLPolicy:
     def __reduce__(self):
         if self.folder is None:
             raise TypeError("a WLPolicy pickles only when it was loaded from a model folder")
-        from neural.wl.train import load_wl_policy
+        from stratpol.neural.wl.train import load_wl_policy
 
         return (load_wl_policy, (str(self.folder), self.decoder.width))
 

@@ -14,8 +14,8 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from neural.wl.decoder import Decoder
-from neural.wl.features import ColourCounts
+from stratpol.neural.wl.decoder import Decoder
+from stratpol.neural.wl.features import ColourCounts
 from stratpol.errors import InputError
 from stratpol.generation import domain_folder
 from stratpol.generation.sampling import sample

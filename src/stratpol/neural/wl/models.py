@@ -84,10 +84,10 @@ def new_model(model: str, mode: str, dimension: int, seed: int = 0, epochs: int 
     """An untrained model; `epochs` is boosting rounds for XGBoost and epochs for the LSTM."""
     check_choice(model, mode)
     if model == "xgb":
-        from neural.wl.xgb import XGBTransition
+        from stratpol.neural.wl.xgb import XGBTransition
 
         return XGBTransition(mode, dimension, seed=seed, rounds=epochs or 1000, threads=threads, trees=xgb_trees)
-    from neural.wl.lstm import LSTMTransition
+    from stratpol.neural.wl.lstm import LSTMTransition
 
     return LSTMTransition(mode, dimension, seed=seed, epochs=epochs or 250, threads=threads)
 
@@ -96,9 +96,9 @@ def load_model(model: str, mode: str, dimension: int, folder: Path, threads: int
     """The model saved in `folder` by `save`."""
     check_choice(model, mode)
     if model == "xgb":
-        from neural.wl.xgb import XGBTransition
+        from stratpol.neural.wl.xgb import XGBTransition
 
         return XGBTransition.load(folder, mode, dimension, threads=threads)
-    from neural.wl.lstm import LSTMTransition
+    from stratpol.neural.wl.lstm import LSTMTransition
 
     return LSTMTransition.load(folder, mode, dimension, threads=threads)

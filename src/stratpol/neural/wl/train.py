@@ -13,11 +13,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from neural.data import TeacherTrajectory, optimal_trajectory, teacher_data
-from neural.wl.decoder import Decoder, WLPolicy
-from neural.wl.features import ColourCounts, WLFeatures
-from neural.wl.models import EmbeddedTrajectory, FitReport, check_choice, load_model, new_model
-from neural.wl.splits import Split, default_setting, split_instances
+from stratpol.neural.data import TeacherTrajectory, optimal_trajectory, teacher_data
+from stratpol.neural.wl.decoder import Decoder, WLPolicy
+from stratpol.neural.wl.features import ColourCounts, WLFeatures
+from stratpol.neural.wl.models import EmbeddedTrajectory, FitReport, check_choice, load_model, new_model
+from stratpol.neural.wl.splits import Split, default_setting, split_instances
 from stratpol.atomic import write_text_atomically
 from stratpol.cache import cache_root
 from stratpol.errors import InputError
