@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from statistics import mean
 
-from stratpol.atomic import write_text_atomically
+from stratpol.atomic import write_csv_atomically, write_text_atomically
 from stratpol.experiment.cells import CellRow
 
 
@@ -85,31 +85,25 @@ def markdown_table(summaries: Sequence[Summary]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _csv(rows: Sequence, kind: type) -> str:
+def _csv_rows(rows: Sequence, kind: type) -> list[list[str]]:
+    """The header (the dataclass's fields) and one row of cells per record."""
     names = [f.name for f in fields(kind)]
-    lines = [",".join(names)]
-    for row in rows:
-        values = []
-        for name in names:
-            value = getattr(row, name)
-            text = "" if value is None else f"{value:.4g}" if isinstance(value, float) else str(value)
-            values.append(f'"{text}"' if "," in text else text)
-        lines.append(",".join(values))
-    return "\n".join(lines) + "\n"
+    return [names] + [["" if value is None else f"{value:.4g}" if isinstance(value, float) else str(value)
+                       for value in (getattr(row, name) for name in names)] for row in rows]
 
 
 def write_tables(rows: Sequence[CellRow], out: Path, title: str = "", plots: bool = True) -> list[Path]:
     """cells.csv (every cell), summary.csv / summary.json / summary.md (per domain and method), and plots."""
     summaries = summarise(rows)
-    written = {
-        out / "cells.csv": _csv(rows, CellRow),
-        out / "summary.csv": _csv(summaries, Summary),
+    write_csv_atomically(out / "cells.csv", _csv_rows(rows, CellRow))
+    write_csv_atomically(out / "summary.csv", _csv_rows(summaries, Summary))
+    texts = {
         out / "summary.json": json.dumps([asdict(s) for s in summaries], indent=1) + "\n",
         out / "summary.md": (f"# {title}\n\n" if title else "") + markdown_table(summaries),
     }
-    for path, text in written.items():
+    for path, text in texts.items():
         write_text_atomically(path, text)
-    return [*written, *(write_plots(rows, summaries, out) if plots else [])]
+    return [out / "cells.csv", out / "summary.csv", *texts, *(write_plots(rows, summaries, out) if plots else [])]
 
 
 def write_plots(rows: Sequence[CellRow], summaries: Sequence[Summary], out: Path) -> list[Path]:
@@ -151,7 +145,8 @@ def _bar_chart(summaries: Sequence[Summary], path: Path) -> None:
     methods = list(dict.fromkeys(s.method for s in summaries))
     found = {(s.domain, s.method): s for s in summaries}
     width = 0.8 / len(methods)
-    figure, axes = plt.subplots(figsize=(max(6.0, 1.6 * len(domains) * max(1, len(methods)) / 3), 4))
+    figure, axes = plt.subplots(figsize=(max(6.0, 1.6 * len(domains) * max(1, len(methods)) / 3), 4),
+                                layout="constrained")
     for i, method in enumerate(methods):
         xs = [d + (i - (len(methods) - 1) / 2) * width for d in range(len(domains))]
         bars = [found.get((domain, method)) for domain in domains]
@@ -162,6 +157,6 @@ def _bar_chart(summaries: Sequence[Summary], path: Path) -> None:
                  error_kw={"elinewidth": 0.8, "capsize": 1.5})
     axes.set_xticks(range(len(domains)), domains)
     axes.set(ylabel="SumCov (statistical coverage summed over sizes)", title="Scaling evaluation")
-    axes.set_ylim(0, 1.25 * max([*(s.sum_coverage_max for s in summaries), 1.0]))  # headroom for the legend
-    axes.legend(fontsize=7, ncols=min(4, len(methods)), loc="upper center")
+    axes.set_ylim(0, 1.05 * max([*(s.sum_coverage_max for s in summaries), 1.0]))
+    figure.legend(fontsize=8, ncols=min(8, len(methods)), loc="outside lower center", frameon=False)  # off the bars
     save_figure(figure, path)
