@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from stratpol import __version__
 from stratpol.planning import Domain
 from stratpol.planning.plans import read_plan, validate_plan
+from stratpol.provenance import path_hash
 
 ROOT = Path(__file__).resolve().parents[1]
 GRIPPER = ROOT / "domains" / "gripper"
@@ -193,3 +196,114 @@ def test_bench_execution_profiles_a_policy_on_generated_and_test_instances(tmp_p
     assert [row[:3] for row in rows] == [["ferry", "ferry-10", "10"], ["ferry", "ferry-30", "30"],
                                          ["ferry", "p6.pddl", "9"]]
     assert all(row[4] == "solved" and int(row[3]) > 0 for row in rows)
+
+
+GOLDEN_GRIPPER = ROOT / "tests" / "data" / "golden" / "gripper.policy"
+
+
+def test_an_evaluation_folder_is_never_resumed_by_another_policy(tmp_path):
+    broken = tmp_path / "broken.policy"  # one rule that moves no ball: solves nothing
+    broken.write_text(GOLDEN_GRIPPER.read_text().split("\n\n")[0] + "\n\n{m > 0} -> {m down}\n")
+    out = tmp_path / "evaluation"
+    settings = ["--domain", "gripper", "--max-size", "7", "--epsilon", "0.3", "--plan-length-bound", "20"]
+    good = stratpol("evaluate", GOLDEN_GRIPPER, *settings, "--out", out)
+    assert good.returncode == 0, good.stderr
+    assert "Scale 7" in good.stdout
+    recorded = json.loads((out / "scaling.json").read_text())["provenance"]
+    assert recorded["settings"]["epsilon"] == 0.3 and recorded["settings"]["kappa"] == 0.1
+    assert recorded["settings"]["seed"] == 0 and recorded["settings"]["plan_length_bound"] == 20
+    assert recorded["version"] == __version__ and recorded["source"] == path_hash(GOLDEN_GRIPPER)
+    runs = (out / "runs.jsonl").read_text()
+
+    refused = stratpol("evaluate", broken, *settings, "--out", out)
+    assert refused.returncode == 2 and len(refused.stderr.splitlines()) == 1
+    assert "holds the results of another scaling evaluation" in refused.stderr and "--force" in refused.stderr
+    assert (out / "runs.jsonl").read_text() == runs  # untouched
+    other_settings = stratpol("evaluate", GOLDEN_GRIPPER, *settings, "--kappa", "0.2", "--out", out)
+    assert other_settings.returncode == 2 and "kappa 0.2 (the folder's: 0.1)" in other_settings.stderr
+
+    forced = stratpol("evaluate", broken, *settings, "--force", "--out", out)
+    assert forced.returncode == 0, forced.stderr
+    assert "Scale 0, SumCov 0.00" in forced.stdout
+    assert json.loads((out / "scaling.json").read_text())["provenance"]["source"] == path_hash(broken)
+
+
+@pytest.mark.parametrize("option, value, message", [
+    ("--epsilon", "-1", "argument --epsilon: must be in (0, 1), not -1"),
+    ("--kappa", "2", "argument --kappa: must be in (0, 1), not 2"),
+    ("--tau", "1.5", "argument --tau: must be in [0, 1], not 1.5"),
+    ("--seconds-per-size", "0", "argument --seconds-per-size: must be in (0, inf), not 0"),
+])
+def test_protocol_settings_out_of_range_are_one_line_and_exit_2(option, value, message, tmp_path):
+    run = stratpol("evaluate", GOLDEN_GRIPPER, "--domain", "gripper", option, value, "--out", tmp_path / "e")
+    assert run.returncode == 2 and len(run.stderr.splitlines()) == 1 and message in run.stderr
+    assert not (tmp_path / "e").exists()
+
+
+def test_version():
+    run = stratpol("--version")
+    assert run.returncode == 0 and run.stdout.strip() == f"stratpol {__version__}"
+
+
+def test_plan_exit_codes_tell_outcomes_apart(tmp_path):
+    domain, problem = GRIPPER / "domain.pddl", GRIPPER / "instances" / "gripper-4.pddl"
+    unsolvable = tmp_path / "unsolvable.pddl"  # the ball must be in a room that does not exist for it
+    unsolvable.write_text(problem.read_text().replace("(:goal (and", "(:goal (and (at ball1 rooma) (at ball1 roomb)"))
+    outcomes = {
+        "solved": stratpol("plan", domain, problem, "--json"),
+        "unsolvable": stratpol("plan", domain, unsolvable, "--planner", "astar-blind", "--json"),
+        "limit reached": stratpol("plan", domain, GRIPPER / "instances" / "gripper-10.pddl", "--planner",
+                                  "astar-blind", "--time-limit", "0.001", "--json"),
+    }
+    for outcome, run in outcomes.items():
+        result = json.loads(run.stdout)
+        assert result["outcome"] == outcome and run.returncode == result["exit_code"], run.stderr
+    assert [run.returncode for run in outcomes.values()] == [0, 11, 23]
+    solved = json.loads(outcomes["solved"].stdout)
+    assert solved["valid"] and len(solved["plan"]) == solved["cost"] and solved["plan"][0].startswith("(")
+
+
+def test_learn_verify_and_status_print_json(tmp_path):
+    out = tmp_path / "gripper.policy"
+    learned = stratpol("learn", "gripper", "--json", "--out", out)
+    assert learned.returncode == 0, learned.stderr
+    result = json.loads(learned.stdout)
+    assert result["domain"] == "gripper" and result["termination"].startswith("1-stratified")
+    assert len(result["rules"]) == result["policy"].count(" -> ") and result["statistics"]["outer_iterations"] >= 1
+    assert all(v["solved"] for v in result["verifications"])
+    verified = stratpol("verify", out, "--domain", "gripper", GRIPPER / "instances" / "gripper-4.pddl", "--json")
+    assert verified.returncode == 0 and json.loads(verified.stdout)["solved"] == 1
+    status = stratpol("experiment", ROOT / "experiments" / "head2head-quick.toml", "--out", tmp_path / "grid",
+                      "--status", "--json")
+    assert status.returncode == 0, status.stderr
+    assert {cell["state"] for cell in json.loads(status.stdout)["cells"]} == {"to run"}
+
+
+def test_a_policy_names_its_domain_and_is_refused_elsewhere(tmp_path):
+    learned = tmp_path / "gripper.policy"
+    learned.write_text(GOLDEN_GRIPPER.read_text().replace("# stratpol policy\n", "# stratpol policy\ndomain gripper\n"))
+    published = ROOT.parent / "shared" / "benchmarks" / "gp2024" / "gripper"
+    other = tmp_path / "domain.pddl"  # gripper under another PDDL name
+    other.write_text((GRIPPER / "domain.pddl").read_text().replace("(domain gripper)", "(domain gripper-typed)"))
+    run = stratpol("run", learned, "--domain", other, GRIPPER / "instances" / "gripper-2.pddl")
+    assert run.returncode == 2 and len(run.stderr.splitlines()) == 1
+    assert "the policy is for domain gripper, not gripper-typed" in run.stderr
+    dlplan = tmp_path / "published.dlplan"  # the published domain's constants are not in ours
+    dlplan.write_text('(:policy\n(:booleans (b0 "b_empty(c_one_of(rooma))"))\n(:numericals )\n'
+                      '(:rule (:conditions (:c_b_pos b0)) (:effects (:e_b_neg b0)))\n)\n')
+    for command in (["run", dlplan, "--domain", "gripper", GRIPPER / "instances" / "gripper-2.pddl"],
+                    ["check", dlplan, "--domain", "gripper"]):
+        refused = stratpol(*command)
+        assert refused.returncode == 2 and len(refused.stderr.splitlines()) == 1 and refused.stdout == ""
+        assert "line 2: undefined constant 'rooma'" in refused.stderr
+    if (published / "domain.pddl").is_file():
+        checked = stratpol("check", dlplan, "--domain", published / "domain.pddl")
+        assert checked.returncode == 0 and checked.stdout.startswith(f"{dlplan}: 1-stratified")
+    assert "give --domain" in stratpol("check", dlplan).stderr
+
+
+def test_learn_takes_problem_files_as_well_as_folders(tmp_path):
+    instances = [GRIPPER / "instances" / name for name in ("gripper-2.pddl", "gripper-4.pddl")]
+    run = stratpol("learn", "gripper", "--instances", *instances, "--json")
+    assert run.returncode == 0, run.stderr
+    assert sorted(json.loads(run.stdout)["order"]) == ["gripper-2", "gripper-4"]

@@ -10,6 +10,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from stratpol import __version__
 from stratpol.errors import InputError
 
 if TYPE_CHECKING:
@@ -25,6 +26,10 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
+# `stratpol plan` exit codes, as Fast Downward's driver has them
+PLAN_EXIT_CODES = {"solved": 0, "unsolvable": 11, "failed": 12, "limit reached": 23, "invalid plan": 32}
+
+
 def _plan(args: argparse.Namespace) -> int:
     from stratpol.planning import Domain
     from stratpol.planning.planners import planner
@@ -34,19 +39,32 @@ def _plan(args: argparse.Namespace) -> int:
     domain = Domain(args.domain)
     instance = domain.load_instance(args.problem)
     result = solve(instance, time_limit=args.time_limit)
-    summary = f"{result.planner}: {result.status.value}"
-    if result.expanded is not None:
-        summary += f", {result.expanded:,} expanded"
-    summary += f", {result.time:.3f} s"
-    if not result.solved:
-        print(f"; {instance.name}: no plan. {summary}")
-        return 1
-    check = validate_plan(instance, result.plan)
-    print(format_plan(result.plan, result.cost), end="")
-    print(f"; {instance.name}: {len(result.plan)} steps, cost {result.cost:g}. {summary}. Plan {check.describe()}")
-    if args.out:
+    check = validate_plan(instance, result.plan) if result.solved else None
+    outcome = result.status.value if check is None or check.valid else "invalid plan"
+    if args.json:
+        _print_json({"instance": instance.name, **result.to_json(), "valid": None if check is None else check.valid,
+                     "outcome": outcome, "exit_code": PLAN_EXIT_CODES[outcome]})
+    else:
+        summary = f"{result.planner}: {result.status.value}"
+        if result.expanded is not None:
+            summary += f", {result.expanded:,} expanded"
+        summary += f", {result.time:.3f} s"
+        if check is None:
+            print(f"; {instance.name}: no plan. {summary}")
+        else:
+            print(format_plan(result.plan, result.cost), end="")
+            print(f"; {instance.name}: {len(result.plan)} steps, cost {result.cost:g}. {summary}. "
+                  f"Plan {check.describe()}")
+    if args.out and check is not None:
         write_plan(args.out, result.plan, result.cost)
-    return 0 if check.valid else 1
+    return PLAN_EXIT_CODES[outcome]
+
+
+def _print_json(data: object) -> None:
+    """One JSON document on stdout (the --json output of a command)."""
+    import json
+
+    print(json.dumps(data, indent=1, default=str))
 
 
 def _validate(args: argparse.Namespace) -> int:
@@ -89,7 +107,24 @@ def _int_within(low: int, high: int | None = None) -> Callable[[str], int]:
     return parse
 
 
+def _number_within(low: float, high: float, low_included: bool = False,
+                   high_included: bool = False) -> Callable[[str], float]:
+    """An argparse type: a number between `low` and `high` (each bound included where asked)."""
+    shown = f"{'[' if low_included else '('}{low:g}, {high:g}{']' if high_included else ')'}"
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if not ((low <= value if low_included else low < value) and (value <= high if high_included else value < high)):
+            raise argparse.ArgumentTypeError(f"must be in {shown}, not {text}")
+        return value
+    return parse
+
+
 _positive = _int_within(1)
+_seconds = _number_within(0, float("inf"))
 _width = _int_within(0, 3)  # a width bound of IW: IW(3) is already cubic in the atoms
 
 
@@ -151,12 +186,16 @@ def _load_policy(path: str, vocabulary):
     if not file.is_file():
         raise InputError("policy file not found", file)
     text = file.read_text()
-    if text.lstrip().startswith("(:policy"):
+    if _is_dlplan(text):
         try:
             return parse_dlplan(text, vocabulary.factory)
         except ValueError as error:
             raise InputError(str(error).splitlines()[0], file) from None
     return parse_policy(text, file)
+
+
+def _is_dlplan(text: str) -> bool:
+    return text.lstrip().startswith("(:policy")
 
 
 def _verify(args: argparse.Namespace) -> int:
@@ -171,13 +210,18 @@ def _verify(args: argparse.Namespace) -> int:
         evaluator = PolicyEvaluator(policy, vocabulary)
     except ValueError as error:
         raise InputError(str(error), args.policy) from None
-    solved = 0
+    results = []
     for path in args.instances:
         instance = domain.load_instance(path)
-        result = verify(instance, evaluator.on(instance).compatible_successors, max_states=args.max_states)
-        print(result.describe())
-        solved += result.solved
-    print(f"{solved}/{len(args.instances)} instances solved")
+        results.append(verify(instance, evaluator.on(instance).compatible_successors, max_states=args.max_states))
+        if not args.json:
+            print(results[-1].describe())
+    solved = sum(result.solved for result in results)
+    if args.json:
+        _print_json({"policy": args.policy, "domain": domain.name, "solved": solved, "instances": len(results),
+                     "verifications": [result.to_json() for result in results]})
+    else:
+        print(f"{solved}/{len(args.instances)} instances solved")
     return 0 if solved == len(args.instances) else 1
 
 
@@ -189,11 +233,15 @@ def _training_instances(args: argparse.Namespace, domain):
     from stratpol.learning.training import default_training_texts
 
     if args.instances:
-        folder = Path(args.instances)
-        files = sorted(folder.rglob("*.pddl")) if folder.is_dir() else []
-        files = [f for f in files if f.name != "domain.pddl"]
-        if not files:
-            raise InputError("no PDDL problem files here", folder)
+        files = []
+        for given in map(Path, args.instances):
+            if given.is_file():
+                files.append(given)
+                continue
+            found = [f for f in sorted(given.rglob("*.pddl")) if f.name != "domain.pddl"] if given.is_dir() else []
+            if not found:
+                raise InputError("no PDDL problem files here" if given.is_dir() else "no such file or folder", given)
+            files += found
         return [domain.load_instance(f) for f in files]
     return [domain.instance_from_text(text) for text in default_training_texts(domain_folder(args.domain), args.seed)]
 
@@ -210,7 +258,8 @@ def _learning_domain(args: argparse.Namespace):
         domain = Domain(args.domain)
         return domain, domain.path.parent.name
     if args.instances:
-        folder = Path(args.instances).resolve()
+        first = Path(args.instances[0]).resolve()
+        folder = first if first.is_dir() else first.parent
         for candidate in (folder, *list(folder.parents)[:2]):
             if (candidate / "domain.pddl").is_file():
                 return Domain(candidate / "domain.pddl"), args.domain
@@ -245,11 +294,14 @@ def _learn(args: argparse.Namespace) -> int:
     except LearningFailure as failure:
         print(f"stratpol: learning failed: {failure}", file=sys.stderr)
         return 1
-    print(format_policy(result.policy), end="")
-    _print_certificate(result.policy)
-    print()
-    print(result.statistics.describe())
-    print(f"# verified on all {len(result.verifications)} training instances")
+    if args.json:
+        _print_json({"settings": settings.describe(), **result.to_json()})
+    else:
+        print(format_policy(result.policy), end="")
+        _print_certificate(result.policy)
+        print()
+        print(result.statistics.describe())
+        print(f"# verified on all {len(result.verifications)} training instances")
     if args.out:
         write_policy_files(args.out, result.policy, vocabulary.factory)
     return 0
@@ -271,7 +323,14 @@ def _check(args: argparse.Namespace) -> int:
     path = Path(args.policy)
     if not path.is_file():
         raise InputError("policy file not found", path)
-    policy = parse_policy(path.read_text(), path)
+    if args.domain is not None:  # dlplan's format needs the domain's vocabulary to read its features
+        from stratpol.features import Vocabulary
+
+        policy = _load_policy(args.policy, Vocabulary(_domain(args.domain)))
+    elif _is_dlplan(path.read_text()):
+        raise InputError("a policy in dlplan's format is read with the domain's vocabulary: give --domain", path)
+    else:
+        policy = parse_policy(path.read_text(), path)
     result = stratification_certificate(policy, k=args.k)
     print(f"{path}: {result.describe()}")
     if result.stratified:
@@ -322,6 +381,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     from stratpol.evaluation.scaling import ScalingSettings, scaling_evaluation
     from stratpol.features import Vocabulary
     from stratpol.generation import domain_folder
+    from stratpol.provenance import path_hash
 
     if (args.policy is None) == (args.planner is None):
         raise InputError("give either a policy file or --planner NAME")
@@ -344,7 +404,8 @@ def _evaluate(args: argparse.Namespace) -> int:
                                plan_length_bound=args.plan_length_bound, max_size=args.max_size,
                                seconds_per_size=args.seconds_per_size, seed=args.seed, jobs=args.jobs)
     out = Path(args.out)
-    result = scaling_evaluation(policy, folder, settings, out,
+    source = f"planner {args.planner}" if args.planner is not None else path_hash(Path(args.policy))
+    result = scaling_evaluation(policy, folder, settings, out, source=source, force=args.force,
                                 progress=lambda line: print(f"  {line}", file=sys.stderr, flush=True))
     plot_scaling([result], out / "scaling.png", tau=args.tau)
     print("size  runs  coverage  +-     plan length")
@@ -381,10 +442,10 @@ def _load_model(path: Path, domain: str):
 def _train_gnn(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from stratpol.neural.policies import pick_device, set_cpu_threads
-    from stratpol.neural.train import TrainingConfig, train_on_generated
     from stratpol.cache import cache_root
     from stratpol.generation import domain_folder
+    from stratpol.neural.policies import pick_device, set_cpu_threads
+    from stratpol.neural.train import TrainingConfig, train_on_generated
 
     folder = domain_folder(args.domain)
     pick_device(args.device)  # a missing CUDA device fails here, before any work
@@ -395,7 +456,7 @@ def _train_gnn(args: argparse.Namespace) -> int:
                             validation_sizes=args.validation_sizes, patience=args.patience)
     out = Path(args.out)
     report = train_on_generated(folder.name, config, out, args.sizes, args.per_size, args.planner, args.time_limit,
-                                cache_root() / "teacher",
+                                cache_root() / "teacher", force=args.force,
                                 progress=lambda line: print(f"  {line}", file=sys.stderr, flush=True))
     print(f"{folder.name} {args.value}: {report.instances} instances (sizes {min(report.sizes)}-{max(report.sizes)}), "
           f"{report.examples:,} examples, {report.parameters:,} parameters, device {report.device}")
@@ -407,9 +468,9 @@ def _train_gnn(args: argparse.Namespace) -> int:
 def _train_wl(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from stratpol.generation import domain_folder
     from stratpol.neural.wl import train_wl
     from stratpol.neural.wl.splits import Split, default_setting
-    from stratpol.generation import domain_folder
 
     folder = domain_folder(args.domain)
     validation = Split(tuple(args.validation_sizes), args.per_size or 1) if args.validation_sizes else None
@@ -433,9 +494,10 @@ def _train_wl(args: argparse.Namespace) -> int:
 def _plot(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from stratpol.evaluation.plots import plot_scaling
+    from stratpol.evaluation.plots import figure_format, plot_scaling
     from stratpol.evaluation.scaling import read_result
 
+    figure_format(Path(args.out))  # an unsupported suffix fails before any folder is read
     results = []
     for folder in args.folders:
         if not (Path(folder) / "scaling.json").is_file():
@@ -450,9 +512,11 @@ def _experiment(args: argparse.Namespace) -> int:
     from stratpol.experiment import load_config, run_experiment
     from stratpol.experiment.grid import WorkerDied
 
+    if args.json and not args.status:
+        raise InputError("--json goes with --status")
     config = load_config(args.config, out=args.out)
     if args.status:
-        return _experiment_status(config)
+        return _experiment_status(config, args.json)
     progress = lambda line: print(f"  {line}", file=sys.stderr, flush=True)
     try:
         result = run_experiment(config, jobs=args.jobs, cluster=args.cluster, progress=progress)
@@ -466,12 +530,17 @@ def _experiment(args: argparse.Namespace) -> int:
     return 0
 
 
-def _experiment_status(config: ExperimentConfig) -> int:
+def _experiment_status(config: ExperimentConfig, json_output: bool = False) -> int:
     from collections import Counter
 
     from stratpol.experiment.grid import CELL_STATES, grid_status
 
     statuses = grid_status(config)
+    if json_output:
+        _print_json({"config": str(config.path), "out": str(config.out),
+                     "cells": [{"cell": s.cell.id, "domain": s.cell.domain, "method": s.cell.method,
+                                "seed": s.cell.seed, "state": s.state, "detail": s.detail} for s in statuses]})
+        return 0
     width = max(len(s.cell.id) for s in statuses)
     for status in statuses:
         print(f"{status.cell.id:<{width}}  {status.state:<10}  {status.detail}".rstrip())
@@ -545,6 +614,7 @@ def build_parser() -> argparse.ArgumentParser:
     from stratpol.planning.planners import PLANNERS
 
     parser = _Parser(prog="stratpol", description="Learn and evaluate general policies for classical planning.")
+    parser.add_argument("--version", action="version", version=f"stratpol {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     plan = commands.add_parser("plan", help="solve one instance with a planner and print the plan")
@@ -552,8 +622,9 @@ def build_parser() -> argparse.ArgumentParser:
     plan.add_argument("problem", help="PDDL problem file")
     plan.add_argument("--planner", default="siw", metavar="NAME",
                       help=f"one of {', '.join(PLANNERS)} (default: siw)")
-    plan.add_argument("--time-limit", type=float, default=300.0, metavar="S", help="seconds (default: 300)")
+    plan.add_argument("--time-limit", type=_seconds, default=300.0, metavar="S", help="seconds (default: 300)")
     plan.add_argument("--out", metavar="FILE", help="also write the plan as an IPC plan file")
+    plan.add_argument("--json", action="store_true", help="print the result as JSON")
     plan.set_defaults(run=_plan)
 
     validate = commands.add_parser("validate", help="check a plan by executing it")
@@ -575,7 +646,8 @@ def build_parser() -> argparse.ArgumentParser:
     generate.set_defaults(run=_generate)
 
     check = commands.add_parser("check", help="termination: k-stratification certificate, and SIEVE")
-    check.add_argument("policy", help="policy file (readable format)")
+    check.add_argument("policy", help="policy file (readable or dlplan format)")
+    check.add_argument("--domain", help="domain name or domain.pddl (needed for dlplan's format)")
     check.add_argument("--k", type=_positive, default=1, help="features a rank may depend on (default: 1)")
     check.set_defaults(run=_check)
 
@@ -585,11 +657,13 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("instances", nargs="+", metavar="INSTANCE", help="PDDL problem files")
     verify.add_argument("--max-states", type=_positive, default=1_000_000, metavar="N",
                         help="give up beyond N policy-reachable states (default: 1,000,000)")
+    verify.add_argument("--json", action="store_true", help="print the verdicts as JSON")
     verify.set_defaults(run=_verify)
 
     learn = commands.add_parser("learn", help="learn a general rule policy for a domain (GENEX + WRAPPER)")
     learn.add_argument("domain", help="domain name (see `stratpol domains`) or domain.pddl")
-    learn.add_argument("--instances", metavar="DIR", help="training problems (default: generated small instances)")
+    learn.add_argument("--instances", nargs="+", metavar="PATH",
+                       help="training problems: PDDL files, or folders of them (default: generated small instances)")
     learn.add_argument("--grammar", metavar="NAME",
                        help="feature grammar (default: the domain's entry in learning_settings.toml, else default)")
     learn.add_argument("--planner", metavar="P",
@@ -600,12 +674,13 @@ def build_parser() -> argparse.ArgumentParser:
     learn.add_argument("--dead-ends", action=argparse.BooleanOptionalAction, default=None,
                        help="test every state verification reaches for being a dead end (default: the domain's "
                             "settings)")
-    learn.add_argument("--time-limit", type=float, metavar="S",
+    learn.add_argument("--time-limit", type=_seconds, metavar="S",
                        help="seconds for the whole learning run; the pool gets what is left of them (default: none)")
     learn.add_argument("--pool-time-limit", type=int, metavar="S",
                        help="seconds for generating the feature pool (default: the grammar's, 14,400)")
     learn.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default: 0)")
     learn.add_argument("--out", metavar="FILE", help="save the policy (FILE, and FILE.dlplan in dlplan's format)")
+    learn.add_argument("--json", action="store_true", help="print the policy, certificate and statistics as JSON")
     learn.set_defaults(run=_learn)
 
     run = commands.add_parser("run", help="follow a rule policy on one instance and print the plan")
@@ -628,16 +703,22 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--planner", metavar="NAME", help="evaluate a planner as the policy (e.g. lama-first)")
     evaluate.add_argument("--domain", required=True, help="domain name (instances come from its generator)")
     evaluate.add_argument("--max-size", type=_positive, default=200, metavar="N", help="largest size (default: 200)")
-    evaluate.add_argument("--epsilon", type=float, default=0.05, help="interval half-width (default: 0.05)")
-    evaluate.add_argument("--kappa", type=float, default=0.1, help="1 - confidence (default: 0.1)")
-    evaluate.add_argument("--tau", type=float, default=0.3, help="coverage threshold (default: 0.3)")
+    evaluate.add_argument("--epsilon", type=_number_within(0, 1), default=0.05,
+                          help="interval half-width, in (0, 1) (default: 0.05)")
+    evaluate.add_argument("--kappa", type=_number_within(0, 1), default=0.1,
+                          help="1 - confidence, in (0, 1) (default: 0.1)")
+    evaluate.add_argument("--tau", type=_number_within(0, 1, True, True), default=0.3,
+                          help="coverage threshold, in [0, 1] (default: 0.3)")
     evaluate.add_argument("--zeta", type=_positive, default=2, help="sizes below tau before stopping (default: 2)")
     evaluate.add_argument("--plan-length-bound", type=_positive, default=100, metavar="L",
                           help="step bound L; size n runs with L + n (default: 100)")
-    evaluate.add_argument("--seconds-per-size", type=float, metavar="S", help="time budget per size")
+    evaluate.add_argument("--seconds-per-size", type=_seconds, metavar="S", help="time budget per size")
     evaluate.add_argument("--jobs", type=_positive, default=1, metavar="J", help="parallel runs (default: 1)")
     evaluate.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default: 0)")
-    evaluate.add_argument("--out", required=True, metavar="DIR", help="output folder (resumed if it has runs)")
+    evaluate.add_argument("--out", required=True, metavar="DIR",
+                          help="output folder (resumed if this policy and these settings began it)")
+    evaluate.add_argument("--force", action="store_true",
+                          help="start afresh where the output folder holds another evaluation")
     evaluate.set_defaults(run=_evaluate)
 
     train_gnn = commands.add_parser("train-gnn", help="train an R-GNN value or Q-value policy on optimal plans")
@@ -650,7 +731,7 @@ def build_parser() -> argparse.ArgumentParser:
                            help="distinct instances per size, fewer where a size has fewer (default: 10)")
     train_gnn.add_argument("--planner", choices=["fd-opt", "astar-lmcut"], default="fd-opt",
                            help="optimal teacher (default: fd-opt, FD's seq-opt-merge-and-shrink)")
-    train_gnn.add_argument("--time-limit", type=float, default=60.0, metavar="S",
+    train_gnn.add_argument("--time-limit", type=_seconds, default=60.0, metavar="S",
                            help="teacher seconds per instance; unsolved instances are dropped (default: 60)")
     train_gnn.add_argument("--epochs", type=_positive, default=100, metavar="E", help="(default: 100)")
     train_gnn.add_argument("--batch-size", type=_positive, default=256, metavar="B", help="states per batch (default: 256)")
@@ -669,6 +750,8 @@ def build_parser() -> argparse.ArgumentParser:
                            help="torch CPU threads; small graphs run fastest on one (default: 1)")
     train_gnn.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default: 0)")
     train_gnn.add_argument("--out", required=True, metavar="DIR", help="checkpoint folder (gnn.json, model.pt)")
+    train_gnn.add_argument("--force", action="store_true",
+                           help="replace a model trained with other settings in the checkpoint folder")
     train_gnn.set_defaults(run=_train_gnn)
 
     train_wl = commands.add_parser("train-wl", help="train a WL transition model (XGBoost or LSTM) on optimal plans")
@@ -687,7 +770,7 @@ def build_parser() -> argparse.ArgumentParser:
                           help="LSTM epochs or XGBoost rounds (default: 250 or 1000)")
     train_wl.add_argument("--xgb-trees", choices=["per-output", "vector"], default="per-output",
                           help="one tree per output and round (the paper), or vector leaves (faster; default: per-output)")
-    train_wl.add_argument("--time-limit", type=float, default=60.0, metavar="S",
+    train_wl.add_argument("--time-limit", type=_seconds, default=60.0, metavar="S",
                           help="teacher (astar-lmcut) seconds per instance; unsolved ones are dropped (default: 60)")
     train_wl.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default: 0)")
     train_wl.add_argument("--out", required=True, metavar="DIR", help="model folder (wl-model.json, features, weights)")
@@ -695,7 +778,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     plot = commands.add_parser("plot", help="plot several scaling evaluations in one figure")
     plot.add_argument("folders", nargs="+", metavar="DIR", help="output folders of stratpol evaluate")
-    plot.add_argument("--out", required=True, metavar="PNG", help="the figure")
+    plot.add_argument("--out", required=True, metavar="FILE",
+                      help="the figure, in the format of its suffix: png, pdf or svg")
     plot.set_defaults(run=_plot)
 
     experiment = commands.add_parser("experiment", help="run a grid of methods x domains x seeds from a config "
@@ -709,13 +793,14 @@ def build_parser() -> argparse.ArgumentParser:
                                                          "results/<name> beside the config)")
     experiment.add_argument("--status", action="store_true",
                             help="print where each cell stands (finished, evaluating, trained, to run); run nothing")
+    experiment.add_argument("--json", action="store_true", help="with --status: print it as JSON")
     experiment.set_defaults(run=_experiment)
 
     bench = commands.add_parser("bench", help="measure speeds, and learned policies on the published sets")
     bench.add_argument("suite", choices=["planning", "learning", "testing", "execution", "neural"],
                        help="planner speeds, learning on the KR 2025 sets (Table 1), saved policies on their "
                             "test sets (Table 3), learned policies' run speed, or V against Q time per decision")
-    bench.add_argument("--time-limit", type=float, default=60.0, metavar="S",
+    bench.add_argument("--time-limit", type=_seconds, default=60.0, metavar="S",
                        help="per planner run, or per test run of a learned policy (default: 60)")
     bench.add_argument("--sizes", type=_positive, nargs="+", default=[50, 200, 1000], metavar="N",
                        help="execution: generated instances of about these numbers of objects (default: 50 200 1000)")
@@ -729,7 +814,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="neural: sizes 10, 20, ... up to N (default: 50)")
     bench.add_argument("--device", default="auto", help="neural: auto, cpu or cuda (default: auto)")
     bench.add_argument("--threads", type=_positive, default=1, metavar="T", help="neural: torch CPU threads (default: 1)")
-    bench.add_argument("--learn-time-limit", type=float, metavar="S",
+    bench.add_argument("--learn-time-limit", type=_seconds, metavar="S",
                        help="learning: seconds per domain, feature pool included (default: none)")
     bench.add_argument("--jobs", type=_positive, default=1, metavar="J",
                        help="learning: domains learned in parallel processes (default: 1)")

@@ -34,6 +34,12 @@ class Verification:
     witness: tuple[State, ...]
     states: int
 
+    def to_json(self) -> dict:
+        """The verdict as JSON values; the witness as its length in steps."""
+        return {"instance": self.instance, "solved": self.solved,
+                "failure": None if self.failure is None else self.failure.value, "states": self.states,
+                "witness_steps": max(len(self.witness) - 1, 0)}
+
     def describe(self) -> str:
         if self.solved:
             return f"{self.instance}: solved ({self.states:,} policy-reachable states)"

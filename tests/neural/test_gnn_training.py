@@ -7,12 +7,12 @@ import json
 import pytest
 import torch
 
-from stratpol.neural.data import DEAD_END_VALUE, optimal_trajectory, teacher_data
-from stratpol.neural.policies import GNNPolicy, load_gnn_policy, pick_device
-from stratpol.neural.train import TrainingConfig, train_gnn
 from stratpol.errors import InputError
 from stratpol.evaluation import run
 from stratpol.generation import domain_folder
+from stratpol.neural.data import DEAD_END_VALUE, optimal_trajectory, teacher_data
+from stratpol.neural.policies import GNNPolicy, load_gnn_policy, pick_device
+from stratpol.neural.train import TrainingConfig, train_gnn
 from stratpol.planning.plans import validate_plan
 
 GRIPPER = domain_folder("gripper")

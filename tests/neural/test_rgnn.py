@@ -8,9 +8,9 @@ import pytest
 import torch
 from conftest import blocks_instance, gripper_instance
 
+from stratpol.generation import domain_folder
 from stratpol.neural.encoding import StateEncoder, action_relation, goal_relation
 from stratpol.neural.rgnn import RelationalGNN, RGNNConfig, _smooth_maximum
-from stratpol.generation import domain_folder
 
 
 def _model(encoder: StateEncoder, head: str, seed: int = 0) -> RelationalGNN:

@@ -4,7 +4,8 @@ Both draw instances of growing size uniformly over the generator inputs of that 
 policy on them. Scaling evaluation runs each size until the sequential t-interval on coverage is
 narrow enough, stops after `zeta` consecutive sizes below `tau`, and reports the statistical
 coverage per size, Scale and SumCov. Every run is appended to `runs.jsonl` in the output folder,
-so an interrupted evaluation resumes where it stopped.
+so an interrupted evaluation resumes where it stopped; `provenance.json` says which policy and
+settings produced them, and a folder of another evaluation is never resumed.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from pathlib import Path
 
 from joblib import Parallel, delayed
 
-from stratpol.atomic import write_text_atomically
+from stratpol.atomic import write_csv_atomically, write_text_atomically
 from stratpol.evaluation.confidence import SequentialInterval
 from stratpol.evaluation.policies import GeneralPolicy
 from stratpol.evaluation.runner import run
@@ -26,6 +27,9 @@ from stratpol.generation.registry import DomainFolder
 from stratpol.generation.sampling import sample
 from stratpol.generation.size_csp import size_exists
 from stratpol.planning import Domain
+from stratpol.provenance import Provenance, claim_folder
+
+RESULTS = ("runs.jsonl", "scaling.csv", "scaling.json", "scaling.png")  # what an evaluation folder holds
 
 
 @dataclass(frozen=True)
@@ -68,6 +72,7 @@ class ScalingResult:
     sizes: list[SizeResult] = field(default_factory=list)
     scale: int = 0
     sum_coverage: float = 0.0
+    provenance: Provenance | None = None  # the policy's content hash, every setting, the version
 
 
 @dataclass(frozen=True)
@@ -83,6 +88,11 @@ class ScalingSettings:
     forbid_revisits: bool = False
     seed: int = 0
     jobs: int = 1
+
+    def provenance(self, source: str, domain: str) -> Provenance:
+        """The fingerprint of an evaluation of `source` (a policy's content hash, or a planner's name)
+        with these settings: a larger max_size extends it, and the jobs do not change its runs."""
+        return Provenance("scaling evaluation", source, domain, asdict(self), free=("max_size", "jobs"))
 
 
 class _RunLog:
@@ -105,12 +115,19 @@ class _RunLog:
 
 
 def scaling_evaluation(policy: GeneralPolicy, folder: DomainFolder, settings: ScalingSettings = ScalingSettings(),
-                       out: Path | None = None, progress: Callable[[str], None] = lambda line: None) -> ScalingResult:
-    """Algorithm 3: sizes from 1 upwards until `zeta` consecutive sizes have coverage below `tau`."""
+                       out: Path | None = None, progress: Callable[[str], None] = lambda line: None,
+                       source: str | None = None, force: bool = False) -> ScalingResult:
+    """Algorithm 3: sizes from 1 upwards until `zeta` consecutive sizes have coverage below `tau`.
+
+    `source` identifies the policy (the content hash of its file or folder); an `out` folder that
+    holds another evaluation is refused (InputError), or with `force` emptied first.
+    """
+    provenance = settings.provenance(source or getattr(policy, "name", "policy"), folder.name)
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
+        claim_folder(out, provenance, RESULTS, force)
     log = _RunLog(out)
-    result = ScalingResult(getattr(policy, "name", "policy"), folder.name)
+    result = ScalingResult(getattr(policy, "name", "policy"), folder.name, provenance=provenance)
     below = 0
     with Parallel(n_jobs=settings.jobs) as parallel:
         for size in range(1, settings.max_size + 1):
@@ -174,20 +191,21 @@ def _summarise(result: ScalingResult, settings: ScalingSettings) -> None:
 
 def write_tables(result: ScalingResult, out: Path) -> None:
     """scaling.csv (one row per size) and scaling.json (everything), written atomically."""
-    header = "size,runs,coverage,half_width,mean_plan_length,seconds"
-    rows = [header] + [
-        f"{m.size},{m.runs},{m.coverage:.4f},{m.half_width:.4f},"
-        f"{'' if m.mean_plan_length is None else f'{m.mean_plan_length:.2f}'},{m.seconds:.2f}"
-        for m in result.sizes
-    ]
-    write_text_atomically(out / "scaling.csv", "\n".join(rows) + "\n")
-    write_text_atomically(out / "scaling.json", json.dumps(asdict(result), indent=1))
+    header = ("size", "runs", "coverage", "half_width", "mean_plan_length", "seconds")
+    write_csv_atomically(out / "scaling.csv", [header] + [
+        (m.size, m.runs, f"{m.coverage:.4f}", f"{m.half_width:.4f}",
+         "" if m.mean_plan_length is None else f"{m.mean_plan_length:.2f}", f"{m.seconds:.2f}")
+        for m in result.sizes])
+    data = asdict(result)
+    data["provenance"] = None if result.provenance is None else result.provenance.to_json()
+    write_text_atomically(out / "scaling.json", json.dumps(data, indent=1))
 
 
 def read_result(folder: Path) -> ScalingResult:
     data = json.loads((folder / "scaling.json").read_text())
     sizes = [SizeResult(**m) for m in data.pop("sizes")]
-    return ScalingResult(sizes=sizes, **data)
+    recorded = data.pop("provenance", None)  # None in folders written before stratpol recorded it
+    return ScalingResult(sizes=sizes, provenance=None if recorded is None else Provenance.from_json(recorded), **data)
 
 
 @dataclass

@@ -20,8 +20,9 @@ from stratpol.atomic import write_text_atomically
 from stratpol.cache import cache_root
 from stratpol.errors import InputError
 from stratpol.evaluation.policies import GeneralPolicy
-from stratpol.experiment.config import ExperimentConfig, changed_settings, fingerprint, method_kind, size_range
+from stratpol.experiment.config import ExperimentConfig, method_kind, size_range
 from stratpol.generation import domain_folder
+from stratpol.provenance import changed_settings, fingerprint, path_hash
 
 LEARNED = "learned.json"  # written into an artifact folder once training is complete
 
@@ -172,7 +173,7 @@ def _train_gnn(config: ExperimentConfig, cell: Cell, folder: Path, report) -> No
                               validate_every=gnn.validate_every, validation_instances=gnn.validation_instances,
                               validation_sizes=gnn.validation_sizes)
     train_on_generated(cell.domain, training, folder, sizes, gnn.per_size.get(cell.domain, 10), gnn.planner,
-                       gnn.time_limit, cache_root() / "teacher", report)
+                       gnn.time_limit, cache_root() / "teacher", report, force=True)  # the grid owns its folders
 
 
 def _load_gnn(cell: Cell, folder: Path) -> GeneralPolicy:
@@ -217,7 +218,10 @@ def _scaling(config: ExperimentConfig, cell: Cell, policy: GeneralPolicy, row: C
                                max_runs_per_size=e.max_runs_per_size, seconds_per_size=e.seconds_per_size,
                                seed=cell.seed, jobs=1)
     out = evaluation_folder(config, cell)
-    result = scaling_evaluation(policy, domain_folder(cell.domain), settings, out, progress=report)
+    # a folder left by an older artifact of this cell (retrained since) starts afresh
+    source = cell.method if row.artifact is None else path_hash(config.out / row.artifact)
+    result = scaling_evaluation(policy, domain_folder(cell.domain), settings, out, progress=report, source=source,
+                                force=True)
     plot_scaling([result], out / "scaling.png", tau=e.tau)
     row.evaluation = str(out.relative_to(config.out))  # rows stay valid when the results folder moves
     row.scale, row.sum_coverage = result.scale, result.sum_coverage

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 import tomllib
-from dataclasses import dataclass, field, fields, is_dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -120,20 +118,6 @@ class ExperimentConfig:
             return None
         folder = Path(self.evaluation.ipc_benchmarks) / domain
         return folder if (folder / "testing").is_dir() else None
-
-
-def changed_settings(settings: Any) -> dict:
-    """The fields of a settings dataclass that differ from their defaults: a field added later with a
-    default leaves the hashes of existing results unchanged."""
-    default = type(settings)()
-    return {f.name: getattr(settings, f.name) for f in fields(settings)
-            if getattr(settings, f.name) != getattr(default, f.name)}
-
-
-def fingerprint(*parts: Any) -> str:
-    """A short content hash of settings: artifacts and evaluations are keyed by what produced them."""
-    text = json.dumps([changed_settings(p) if is_dataclass(p) else p for p in parts], sort_keys=True, default=str)
-    return hashlib.sha256(text.encode()).hexdigest()[:10]
 
 
 class _Reader:

@@ -74,6 +74,9 @@ class PolicyEvaluator:
     def __init__(self, policy: Policy, vocabulary: Vocabulary, backend: str = "mimir") -> None:
         if backend not in BACKENDS:
             raise ValueError(f"backend must be one of {BACKENDS}, not {backend!r}")
+        if policy.domain is not None and policy.domain != vocabulary.domain.name:
+            raise ValueError(f"the policy is for domain {policy.domain}, not {vocabulary.domain.name} "
+                             f"({vocabulary.domain.path})")
         self.policy = policy
         self.vocabulary = vocabulary
         self._elements = []

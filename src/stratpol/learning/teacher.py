@@ -6,7 +6,6 @@ planner, so a rerun (or a run after an interrupt) asks the planner nothing it as
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,6 +15,7 @@ from stratpol.planning.dead_ends import Solvability, solvability
 from stratpol.planning.planners import planner_chain
 from stratpol.planning.plans import format_plan, parse_plan, validate_plan
 from stratpol.planning.search import SearchStatus, gbfs
+from stratpol.provenance import content_hash
 
 
 @dataclass(frozen=True)
@@ -37,11 +37,7 @@ class Teacher:
         self.calls = 0
 
     def _key(self, instance: Instance, start: State) -> str:
-        digest = hashlib.sha256()
-        for part in (instance.domain.text, instance.text, repr(sorted(start.atoms)), self.planner_name):
-            digest.update(part.encode())
-            digest.update(b"\0")
-        return digest.hexdigest()[:32]
+        return content_hash(instance.domain.text, instance.text, repr(sorted(start.atoms)), self.planner_name)
 
     def advise(self, instance: Instance, start: State | None = None) -> Advice:
         """A plan from `start` (the initial state by default), or a proven dead end, or unknown.

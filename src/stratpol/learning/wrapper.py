@@ -30,6 +30,7 @@ from stratpol.learning.teacher import Teacher
 from stratpol.planning import Instance, State
 from stratpol.planning.dead_ends import Solvability, is_dead_end
 from stratpol.policy import Policy
+from stratpol.policy.text import format_policy, format_rule
 from stratpol.termination import stratification_certificate
 from stratpol.verification import Failure, Verification, verify
 
@@ -90,6 +91,16 @@ class WrapperResult:
     statistics: LearningStatistics
     verifications: tuple[Verification, ...]
     order: tuple[str, ...]  # training instances, longest teacher plan first
+
+    def to_json(self) -> dict:
+        """The policy (readable text, features, rules), its termination certificate, the statistics."""
+        return {"domain": self.policy.domain, "policy": format_policy(self.policy),
+                "features": [{"name": f.name, "kind": f.kind.value, "description": f.description}
+                             for f in self.policy.features],
+                "rules": [format_rule(self.policy, rule) for rule in self.policy.rules],
+                "termination": stratification_certificate(self.policy, k=1).describe(),
+                "statistics": dataclasses.asdict(self.statistics),
+                "verifications": [v.to_json() for v in self.verifications], "order": list(self.order)}
 
 
 class _Rows:
@@ -242,7 +253,8 @@ def _wrapper(instances: Sequence[Instance], vocabulary: Vocabulary, grammar: Gra
         if failing is None:
             statistics.states = len(rows.entries)
             statistics.teacher_calls = teacher.calls
-            return WrapperResult(policy, statistics, tuple(verifications), tuple(e.instance.name for e in examples))
+            return WrapperResult(dataclasses.replace(policy, domain=vocabulary.domain.name), statistics,
+                                 tuple(verifications), tuple(e.instance.name for e in examples))
         check = verifications[-1]
         progress(f"outer {statistics.outer_iterations}: policy fails on {examples[failing].instance.source_name}: "
                  f"{check.failure.value} after {len(check.witness) - 1} steps")

@@ -8,7 +8,6 @@ the problem text and the planner, so a rerun or an interrupted run asks Fast Dow
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import random
@@ -25,6 +24,7 @@ from stratpol.planning.fast_downward import lmcut_evaluator
 from stratpol.planning.planners import planner
 from stratpol.planning.plans import validate_plan
 from stratpol.planning.search import SearchStatus
+from stratpol.provenance import content_hash
 
 DEAD_END_VALUE = 1120.0
 """h^LMcut of a recognised dead end, as in the Q-value paper: far above every training plan."""
@@ -144,11 +144,7 @@ def _finite(value: float) -> float:
 
 
 def _key(instance: Instance, planner_name: str) -> str:
-    digest = hashlib.sha256()
-    for part in (instance.domain.text, instance.text, planner_name):
-        digest.update(part.encode())
-        digest.update(b"\0")
-    return digest.hexdigest()[:32]
+    return content_hash(instance.domain.text, instance.text, planner_name)
 
 
 def _save(path: Path | None, record: dict) -> None:

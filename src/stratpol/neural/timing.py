@@ -14,12 +14,12 @@ from dataclasses import dataclass
 
 import torch
 
-from stratpol.neural.encoding import StateEncoder
-from stratpol.neural.policies import GNNPolicy, pick_device
-from stratpol.neural.rgnn import RelationalGNN, RGNNConfig
 from stratpol.generation import domain_folder
 from stratpol.generation.sampling import sample
 from stratpol.generation.size_csp import size_exists
+from stratpol.neural.encoding import StateEncoder
+from stratpol.neural.policies import GNNPolicy, pick_device
+from stratpol.neural.rgnn import RelationalGNN, RGNNConfig
 from stratpol.planning import Instance, State
 
 

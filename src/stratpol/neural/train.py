@@ -16,16 +16,17 @@ from pathlib import Path
 
 import torch
 
-from stratpol.neural.data import TeacherTrajectory, teacher_data
-from stratpol.neural.encoding import StateEncoder
-from stratpol.neural.losses import q_loss, regulariser_bounds, value_loss
-from stratpol.neural.policies import VALUE_KINDS, GNNPolicy, pick_device, save_checkpoint
-from stratpol.neural.rgnn import RelationalGNN, RGNNConfig
 from stratpol.atomic import write_text_atomically
 from stratpol.errors import InputError
 from stratpol.evaluation.scaling import dynamic_validation
 from stratpol.generation import domain_folder
 from stratpol.generation.size_csp import smallest_size
+from stratpol.neural.data import TeacherTrajectory, teacher_data
+from stratpol.neural.encoding import StateEncoder
+from stratpol.neural.losses import q_loss, regulariser_bounds, value_loss
+from stratpol.neural.policies import CHECKPOINT_FILES, VALUE_KINDS, GNNPolicy, pick_device, save_checkpoint
+from stratpol.neural.rgnn import RelationalGNN, RGNNConfig
+from stratpol.provenance import Provenance, claim_folder
 
 _REGULARISER = {"v": "none", "q": "none", "q-exp": "explicit", "q-heu": "heuristic"}
 
@@ -152,10 +153,18 @@ def default_training_sizes(domain: str) -> range:
 
 def train_on_generated(domain: str, config: TrainingConfig, out: Path, sizes: Sequence[int] | None = None,
                        per_size: int = 10, planner_name: str = "fd-opt", time_limit: float = 60.0,
-                       cache_dir: Path | None = None,
-                       progress: Callable[[str], None] = lambda line: None) -> TrainingReport:
-    """Teacher data from the domain's generator, then `train_gnn`; `training.json` lands beside the checkpoint."""
+                       cache_dir: Path | None = None, progress: Callable[[str], None] = lambda line: None,
+                       force: bool = False) -> TrainingReport:
+    """Teacher data from the domain's generator, then `train_gnn`; `training.json` lands beside the checkpoint.
+
+    `out` must be new, or hold a model trained with the same settings: another model there is
+    refused (InputError), or with `force` removed first.
+    """
     sizes = default_training_sizes(domain) if sizes is None else sizes
+    settings = {**asdict(config), "sizes": list(sizes), "per_size": per_size, "planner": planner_name,
+                "time_limit": time_limit}
+    out.mkdir(parents=True, exist_ok=True)
+    claim_folder(out, Provenance("GNN training", "generator", domain, settings), CHECKPOINT_FILES, force)
     trajectories = teacher_data(domain, sizes, per_size, config.seed, planner_name, time_limit,
                                 heuristics=config.value == "q-heu", cache_dir=cache_dir, progress=progress)
     if not trajectories:

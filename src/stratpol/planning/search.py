@@ -45,6 +45,12 @@ class SearchResult:
     def solved(self) -> bool:
         return self.status is SearchStatus.SOLVED
 
+    def to_json(self) -> dict:
+        """The result as JSON values (the plan as IPC action strings)."""
+        return {"planner": self.planner, "status": self.status.value,
+                "plan": None if self.plan is None else [str(action) for action in self.plan],
+                "cost": self.cost, "expanded": self.expanded, "seconds": self.time}
+
 
 Planner = Callable[..., SearchResult]
 

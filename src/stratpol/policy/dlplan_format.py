@@ -8,11 +8,13 @@ a policy survives the round trip exactly when all its features have dlplan expre
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from dlplan.policy import PolicyFactory
 
 from stratpol.atomic import write_text_atomically
+from stratpol.planning.quiet import captured_stderr, captured_stdout
 from stratpol.policy.rules import Change, Feature, Kind, Policy, Rule
 from stratpol.policy.text import write_policy
 
@@ -98,9 +100,33 @@ def write_policy_files(path: str | Path, policy: Policy, factory: object) -> Non
 
 
 def parse_dlplan(text: str, factory: object) -> Policy:
-    """Read dlplan's policy text (features parsed against `factory`'s vocabulary)."""
-    try:
-        parsed = PolicyFactory(factory).parse_policy(text)
-    except RuntimeError as error:
-        raise ValueError(f"not a dlplan policy: {error}") from None
+    """Read dlplan's policy text (features parsed against `factory`'s vocabulary).
+
+    dlplan prints where parsing failed before it raises; that report becomes the error's one line.
+    """
+    failure = None
+    with captured_stdout() as printed, captured_stderr() as complained:
+        try:
+            parsed = PolicyFactory(factory).parse_policy(text)
+        except RuntimeError as error:
+            failure = error
+    if failure is not None:
+        reason = _parse_report("".join(printed + complained)) or str(failure)
+        raise ValueError(f"not a dlplan policy of this domain: {reason}")
     return from_dlplan(parsed)
+
+
+def _parse_report(report: str) -> str | None:
+    """"line 2: undefined constant 'rooma'" from dlplan's report: `In line 2:`, the message, the
+    line parsed, and a `~~~` marker under the word it failed at."""
+    lines = report.splitlines()
+    for i, line in enumerate(lines):
+        match = re.fullmatch(r"\s*In line (\d+):\s*", line)
+        if match and i + 1 < len(lines):
+            reason = f"line {match.group(1)}: {lines[i + 1].strip()}"
+            if i + 3 < len(lines) and "~" in lines[i + 3]:
+                start = lines[i + 3].index("~")
+                end = len(lines[i + 3]) - len(lines[i + 3][start:].lstrip("~"))
+                reason += f" {lines[i + 2][start:end]!r}"
+            return reason
+    return None

@@ -120,6 +120,7 @@ class Policy:
 
     features: tuple[Feature, ...]
     rules: tuple[Rule, ...]
+    domain: str | None = None  # the PDDL name of the domain whose vocabulary the features use
 
     def __post_init__(self) -> None:
         names = [f.name for f in self.features]
@@ -130,9 +131,9 @@ class Policy:
             raise ValueError(f"rules mention unknown features {sorted(unknown)}")
 
     @staticmethod
-    def of(features: Iterable[Feature], rules: Iterable[Rule]) -> Policy:
+    def of(features: Iterable[Feature], rules: Iterable[Rule], domain: str | None = None) -> Policy:
         """A policy with duplicate rules removed, keeping the first occurrence."""
-        return Policy(tuple(features), tuple(dict.fromkeys(rules)))
+        return Policy(tuple(features), tuple(dict.fromkeys(rules)), domain)
 
     @property
     def kinds(self) -> dict[str, Kind]:

@@ -1,13 +1,15 @@
 """The readable policy format: a legend of features, then one rule a line.
 
     # stratpol policy
+    domain blocksworld
     boolean H = b_nullary(holding)
     numerical n = n_count(c_some(r_transitive_closure(r_primitive(on,0,1)),c_primitive(clear_g,0)))
 
     {not H, n > 0} -> {H, n down}
     {H} -> {not H}
 
-Conditions: `p`, `not p`, `n = 0`, `n > 0`. Effects: `p`, `not p`, `p?`, `n up`, `n down`, `n?`.
+The `domain` line (optional) names the PDDL domain whose predicates and constants the features
+use. Conditions: `p`, `not p`, `n = 0`, `n > 0`. Effects: `p`, `not p`, `p?`, `n up`, `n down`, `n?`.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ HEADER = "# stratpol policy"
 _NAME = r"[A-Za-z_][A-Za-z0-9_\-']*"
 _FEATURE_LINE = re.compile(rf"^(boolean|numerical)\s+({_NAME})\s*(?:=\s*(.*?))?\s*$")
 _RULE_LINE = re.compile(r"^\{(.*)\}\s*->\s*\{(.*)\}$")
+_DOMAIN_LINE = re.compile(r"^domain\s+(\S+)$")
 
 
 def _condition_text(feature: Feature, positive: bool) -> str:
@@ -48,7 +51,7 @@ def format_rule(policy: Policy, rule: Rule) -> str:
 
 
 def format_policy(policy: Policy) -> str:
-    lines = [HEADER]
+    lines = [HEADER] + ([f"domain {policy.domain}"] if policy.domain else [])
     for feature in policy.features:
         legend = f" = {feature.description}" if feature.description else ""
         lines.append(f"{feature.kind.value} {feature.name}{legend}")
@@ -97,11 +100,16 @@ def parse_policy(text: str, source: str | Path = "<policy>") -> Policy:
     """Read the readable format; a mistake is an InputError naming the line."""
     features: list[Feature] = []
     rules: list[Rule] = []
+    domain = None
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
         try:
+            named = _DOMAIN_LINE.match(line)
+            if named and not features and not rules and domain is None:
+                domain = named.group(1)
+                continue
             feature = _FEATURE_LINE.match(line)
             if feature and not rules:
                 features.append(Feature(feature.group(2), Kind(feature.group(1)), feature.group(3) or ""))
@@ -120,7 +128,7 @@ def parse_policy(text: str, source: str | Path = "<policy>") -> Policy:
         except ValueError as error:
             raise InputError(f"line {number}: {error}", source) from None
     try:
-        return Policy.of(features, rules)
+        return Policy.of(features, rules, domain)
     except ValueError as error:
         raise InputError(str(error), source) from None
 

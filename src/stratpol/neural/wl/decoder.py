@@ -15,9 +15,9 @@ from pathlib import Path
 
 import numpy as np
 
+from stratpol.evaluation.policies import Controller
 from stratpol.neural.wl.features import ColourCounts, WLFeatures
 from stratpol.neural.wl.models import TransitionModel, distances, target
-from stratpol.evaluation.policies import Controller
 from stratpol.planning import Instance, State, Successor
 
 

@@ -13,15 +13,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from stratpol.atomic import write_text_atomically
+from stratpol.cache import cache_root
+from stratpol.errors import InputError
+from stratpol.generation import domain_folder
 from stratpol.neural.data import TeacherTrajectory, optimal_trajectory, teacher_data
 from stratpol.neural.wl.decoder import Decoder, WLPolicy
 from stratpol.neural.wl.features import ColourCounts, WLFeatures
 from stratpol.neural.wl.models import EmbeddedTrajectory, FitReport, check_choice, load_model, new_model
 from stratpol.neural.wl.splits import Split, default_setting, split_instances
-from stratpol.atomic import write_text_atomically
-from stratpol.cache import cache_root
-from stratpol.errors import InputError
-from stratpol.generation import domain_folder
 
 CONFIG_FILE = "wl-model.json"
 FORMAT = 1
