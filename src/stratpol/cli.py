@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from stratpol import __version__
 from stratpol.errors import InputError
+from stratpol.progress import Progress
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -288,9 +289,10 @@ def _learn(args: argparse.Namespace) -> int:
     vocabulary = Vocabulary(domain)
     print(f"# {name}: {settings.describe()}", file=sys.stderr)
     try:
-        result = learn_with_settings(instances, vocabulary, settings, cache_root(), seed=args.seed,
-                                     time_limit=args.time_limit, pool_time_limit=args.pool_time_limit,
-                                     progress=lambda line: print(f"  {line}", file=sys.stderr))
+        with Progress() as progress:
+            result = learn_with_settings(instances, vocabulary, settings, cache_root(), seed=args.seed,
+                                         time_limit=args.time_limit, pool_time_limit=args.pool_time_limit,
+                                         progress=progress)
     except LearningFailure as failure:
         print(f"stratpol: learning failed: {failure}", file=sys.stderr)
         return 1
@@ -405,8 +407,8 @@ def _evaluate(args: argparse.Namespace) -> int:
                                seconds_per_size=args.seconds_per_size, seed=args.seed, jobs=args.jobs)
     out = Path(args.out)
     source = f"planner {args.planner}" if args.planner is not None else path_hash(Path(args.policy))
-    result = scaling_evaluation(policy, folder, settings, out, source=source, force=args.force,
-                                progress=lambda line: print(f"  {line}", file=sys.stderr, flush=True))
+    with Progress() as progress:
+        result = scaling_evaluation(policy, folder, settings, out, source=source, force=args.force, progress=progress)
     plot_scaling([result], out / "scaling.png", tau=args.tau)
     print("size  runs  coverage  +-     plan length")
     for m in result.sizes:
@@ -455,9 +457,9 @@ def _train_gnn(args: argparse.Namespace) -> int:
                             validate_every=args.validate_every, validation_instances=args.validation_instances,
                             validation_sizes=args.validation_sizes, patience=args.patience)
     out = Path(args.out)
-    report = train_on_generated(folder.name, config, out, args.sizes, args.per_size, args.planner, args.time_limit,
-                                cache_root() / "teacher", force=args.force,
-                                progress=lambda line: print(f"  {line}", file=sys.stderr, flush=True))
+    with Progress() as progress:
+        report = train_on_generated(folder.name, config, out, args.sizes, args.per_size, args.planner,
+                                    args.time_limit, cache_root() / "teacher", force=args.force, progress=progress)
     print(f"{folder.name} {args.value}: {report.instances} instances (sizes {min(report.sizes)}-{max(report.sizes)}), "
           f"{report.examples:,} examples, {report.parameters:,} parameters, device {report.device}")
     print(f"{len(report.epochs)} epochs in {report.seconds:.1f} s ({report.examples_per_second:,.0f} examples/s); "
@@ -474,11 +476,12 @@ def _train_wl(args: argparse.Namespace) -> int:
 
     folder = domain_folder(args.domain)
     validation = Split(tuple(args.validation_sizes), args.per_size or 1) if args.validation_sizes else None
-    progress = lambda line: print(f"  {line}", file=sys.stderr, flush=True)
-    report = train_wl(folder.name, args.model, args.mode, Path(args.out), seed=args.seed,
-                      sizes=list(args.sizes) if args.sizes else None, per_size=args.per_size, validation=validation,
-                      iterations=args.iterations, beam_width=args.beam_width, epochs=args.epochs,
-                      xgb_trees=args.xgb_trees, planner_time_limit=args.time_limit, progress=progress)
+    with Progress() as progress:
+        report = train_wl(folder.name, args.model, args.mode, Path(args.out), seed=args.seed,
+                          sizes=list(args.sizes) if args.sizes else None, per_size=args.per_size,
+                          validation=validation, iterations=args.iterations, beam_width=args.beam_width,
+                          epochs=args.epochs, xgb_trees=args.xgb_trees, planner_time_limit=args.time_limit,
+                          progress=progress)
     sizes = args.sizes or default_setting(folder.name).train.sizes
     fit = report.fit
     held_out = "-" if fit.validation_loss is None else f"{fit.validation_loss:.4f}"
@@ -517,9 +520,9 @@ def _experiment(args: argparse.Namespace) -> int:
     config = load_config(args.config, out=args.out)
     if args.status:
         return _experiment_status(config, args.json)
-    progress = lambda line: print(f"  {line}", file=sys.stderr, flush=True)
     try:
-        result = run_experiment(config, jobs=args.jobs, cluster=args.cluster, progress=progress)
+        with Progress() as progress:
+            result = run_experiment(config, jobs=args.jobs, cluster=args.cluster, progress=progress)
     except WorkerDied as error:
         print(f"stratpol: error: {error}", file=sys.stderr)
         return 1
@@ -550,11 +553,15 @@ def _experiment_status(config: ExperimentConfig, json_output: bool = False) -> i
 
 
 def _bench(args: argparse.Namespace) -> int:
+    with Progress() as progress:
+        return _bench_suite(args, progress)
+
+
+def _bench_suite(args: argparse.Namespace, progress: Progress) -> int:
     from pathlib import Path
 
     from stratpol import bench
 
-    progress = lambda line: print(f"  {line}", file=sys.stderr, flush=True)
     if args.suite == "planning":
         print(bench.render_planning_benchmark(bench.planning_benchmark(args.time_limit, progress)))
         return 0

@@ -11,9 +11,10 @@ from stratpol.errors import InputError
 from stratpol.evaluation import run
 from stratpol.generation import domain_folder
 from stratpol.neural.data import DEAD_END_VALUE, optimal_trajectory, teacher_data
-from stratpol.neural.policies import GNNPolicy, load_gnn_policy, pick_device
-from stratpol.neural.train import TrainingConfig, train_gnn
+from stratpol.neural.policies import CHECKPOINT_FILES, GNNPolicy, load_gnn_policy, pick_device
+from stratpol.neural.train import TrainingConfig, train_gnn, train_on_generated
 from stratpol.planning.plans import validate_plan
+from stratpol.provenance import Provenance, claim_folder
 
 GRIPPER = domain_folder("gripper")
 
@@ -119,3 +120,13 @@ def test_patience_stops_when_validation_does_not_improve(tmp_path):
                             validation_instances=1, validation_sizes=1, validate_every=1, patience=2)
     report = train_gnn("gripper", trajectories, config, tmp_path / "model")
     assert [e.epoch for e in report.epochs] == [1, 2, 3] and report.best_epoch == 1
+
+
+def test_a_checkpoint_folder_of_other_settings_is_refused_before_any_work(tmp_path):
+    model = tmp_path / "model"
+    claim_folder(model, Provenance("GNN training", "generator", "gripper", {"value": "v"}), CHECKPOINT_FILES)
+    (model / "gnn.json").write_text("{}")
+    with pytest.raises(InputError, match="holds the results of another GNN training"):
+        train_on_generated("gripper", TrainingConfig(value="q-exp"), model, range(5, 6), 1, "astar-lmcut",
+                           cache_dir=tmp_path / "cache")
+    assert (model / "gnn.json").read_text() == "{}" and not (tmp_path / "cache").exists()

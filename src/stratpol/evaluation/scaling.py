@@ -27,6 +27,7 @@ from stratpol.generation.registry import DomainFolder
 from stratpol.generation.sampling import sample
 from stratpol.generation.size_csp import size_exists
 from stratpol.planning import Domain
+from stratpol.progress import finish_status, report_status
 from stratpol.provenance import Provenance, claim_folder
 
 RESULTS = ("runs.jsonl", "scaling.csv", "scaling.json", "scaling.png")  # what an evaluation folder holds
@@ -133,11 +134,14 @@ def scaling_evaluation(policy: GeneralPolicy, folder: DomainFolder, settings: Sc
         for size in range(1, settings.max_size + 1):
             if not size_exists(folder.size_model, size):
                 continue
+            report_status(progress, "sizes", size - 1, settings.max_size,
+                          f"{below} below tau in a row" if below else "")
             measured = _evaluate_size(policy, folder, size, settings, log, parallel, progress)
             result.sizes.append(measured)
             below = below + 1 if measured.coverage < settings.tau else 0
             if below >= settings.zeta:
                 break
+    finish_status(progress, "sizes")
     _summarise(result, settings)
     if out is not None:
         write_tables(result, out)
@@ -168,6 +172,9 @@ def _evaluate_size(policy: GeneralPolicy, folder: DomainFolder, size: int, setti
             records.append(log.done[(size, i)])
             interval.add(log.done[(size, i)].solved)
         index += len(batch)
+        report_status(progress, f"size {size}", interval.runs, None,
+                      f"coverage {interval.mean:.2f} +- {interval.half_width:.2f} (stops at +- {settings.epsilon:g})")
+    finish_status(progress, f"size {size}")
     progress(f"size {size}: {interval.runs} runs, coverage {interval.mean:.2f} +- {interval.half_width:.2f}")
     lengths = [r.plan_length for r in records if r.plan_length is not None]
     return SizeResult(size, interval.runs, interval.mean, interval.half_width,

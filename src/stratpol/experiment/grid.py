@@ -16,6 +16,7 @@ from stratpol.atomic import write_text_atomically
 from stratpol.errors import InputError
 from stratpol.experiment.cells import Cell, CellRow, cell_fingerprint, run_cell
 from stratpol.experiment.config import ExperimentConfig
+from stratpol.progress import finish_status, report_status
 
 
 class WorkerDied(RuntimeError):
@@ -119,6 +120,7 @@ def run_grid(config: ExperimentConfig, jobs: int | None = None, cluster: str | N
             rows[cell] = row
             result.reused.append(cell.id)
     progress(f"{len(grid)} cells: {len(rows)} finished before, {len(todo)} to run")
+    report_status(progress, "cells", len(rows), len(grid))
     cluster = cluster if cluster is not None else config.cluster
     finished = _on_cluster(config, todo, cluster) if cluster else _locally(config, todo, jobs or config.jobs)
     for cell, row in finished:
@@ -126,7 +128,9 @@ def run_grid(config: ExperimentConfig, jobs: int | None = None, cluster: str | N
         rows[cell] = row
         result.computed.append(cell.id)
         progress(f"{cell.id}: {row.status}, Scale {row.scale}, SumCov {row.sum_coverage:.2f} ({row.seconds:.0f} s)")
+        report_status(progress, "cells", len(rows), len(grid), f"last: {cell.id}")
         on_row([rows[c] for c in grid if c in rows])
+    finish_status(progress, "cells")
     result.rows = [rows[cell] for cell in grid]
     return result
 

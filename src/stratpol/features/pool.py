@@ -27,6 +27,7 @@ from stratpol.features.vocabulary import InstanceBridge, Vocabulary
 from stratpol.planning import State
 from stratpol.planning.quiet import captured_stderr, captured_stdout
 from stratpol.policy import Kind
+from stratpol.progress import finish_status, report_status
 
 # elements without sub-expressions: their depth is 0
 _LEVEL = re.compile(r"\] Complexity (\d+):")  # dlplan's log line after it finished a complexity level
@@ -177,6 +178,8 @@ def generate_pool(vocabulary: Vocabulary, states: Sequence[tuple[InstanceBridge,
         if parts > 1:
             progress(f"feature pool: part {number}/{parts} ({len(part):,} states) done, "
                      f"{len(merged):,} features so far ({seconds:.0f} s)")
+            report_status(progress, "feature pool parts", number, parts, f"{len(merged):,} features")
+    finish_status(progress, "feature pool parts")
     features = list(merged.values())
     if grammar.max_depth is not None:
         features = [f for f in features if f.depth <= grammar.max_depth]

@@ -31,6 +31,7 @@ from stratpol.planning import Instance, State
 from stratpol.planning.dead_ends import Solvability, is_dead_end
 from stratpol.policy import Policy
 from stratpol.policy.text import format_policy, format_rule
+from stratpol.progress import finish_status, report_status
 from stratpol.termination import stratification_certificate
 from stratpol.verification import Failure, Verification, verify
 
@@ -188,7 +189,7 @@ def _wrapper(instances: Sequence[Instance], vocabulary: Vocabulary, grammar: Gra
     started = time.perf_counter()
     pending: list[tuple[Instance, tuple[State, ...]]] = []
     for number, instance in enumerate(instances, start=1):
-        progress(f"teacher plan {number}/{len(instances)}: {instance.source_name}")
+        report_status(progress, "teacher plans", number - 1, len(instances), instance.source_name)
         advice = teacher.advise(instance)
         if advice.verdict is not Solvability.ALIVE:
             statistics.dropped += 1  # as the published learner: no plan, no example
@@ -198,6 +199,8 @@ def _wrapper(instances: Sequence[Instance], vocabulary: Vocabulary, grammar: Gra
         if len(states) < 2 or len(set(states)) < len(states):
             continue  # goal true at the start, or a plan that revisits a state: no example
         pending.append((instance, states))
+    finish_status(progress, "teacher plans")
+    progress(f"teacher plans: {len(pending)} of {len(instances)} instances give examples")
     if not pending:
         raise LearningFailure("no training instance has a usable example plan")
     # longest plan first; equal lengths by file name (problem names can repeat across files)
@@ -359,6 +362,9 @@ def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, vocabu
         statistics.add_time("simplification", started)
         progress(f"inner {statistics.inner_iterations}: {len(policy.features)} features, {len(policy.rules)} rules, "
                  f"|Q'| = {len(subset)}, |X+| = {len(good)}, |X-| = {len(bad)}, pruned pool {len(columns):,}")
+        report_status(progress, "inner iterations", statistics.inner_iterations, None,
+                      f"outer {statistics.outer_iterations} ({statistics.strategy}, |Q'| = {len(subset)}), "
+                      f"{len(policy.features)} features, {len(policy.rules)} rules")
 
         started = time.perf_counter()
         evaluator = PolicyEvaluator(policy, vocabulary)
