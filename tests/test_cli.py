@@ -283,11 +283,13 @@ def test_a_policy_names_its_domain_and_is_refused_elsewhere(tmp_path):
     learned = tmp_path / "gripper.policy"
     learned.write_text(GOLDEN_GRIPPER.read_text().replace("# stratpol policy\n", "# stratpol policy\ndomain gripper\n"))
     published = ROOT.parent / "shared" / "benchmarks" / "gp2024" / "gripper"
-    other = tmp_path / "domain.pddl"  # gripper under another PDDL name
-    other.write_text((GRIPPER / "domain.pddl").read_text().replace("(domain gripper)", "(domain gripper-typed)"))
-    run = stratpol("run", learned, "--domain", other, GRIPPER / "instances" / "gripper-2.pddl")
+    renamed = tmp_path / "domain.pddl"  # gripper under another PDDL name: the policy fits its vocabulary
+    renamed.write_text((GRIPPER / "domain.pddl").read_text().replace("(domain gripper)", "(domain gripper-typed)"))
+    assert stratpol("run", learned, "--domain", renamed, GRIPPER / "instances" / "gripper-2.pddl").returncode == 0
+    run = stratpol("run", learned, "--domain", "blocksworld", ROOT / "domains" / "blocksworld" / "instances" /
+                   sorted((ROOT / "domains" / "blocksworld" / "instances").glob("*.pddl"))[0].name)
     assert run.returncode == 2 and len(run.stderr.splitlines()) == 1
-    assert "the policy is for domain gripper, not gripper-typed" in run.stderr
+    assert "the policy is for domain gripper, not blocksworld" in run.stderr and "undefined predicate" in run.stderr
     dlplan = tmp_path / "published.dlplan"  # the published domain's constants are not in ours
     dlplan.write_text('(:policy\n(:booleans (b0 "b_empty(c_one_of(rooma))"))\n(:numericals )\n'
                       '(:rule (:conditions (:c_b_pos b0)) (:effects (:e_b_neg b0)))\n)\n')

@@ -74,16 +74,21 @@ class PolicyEvaluator:
     def __init__(self, policy: Policy, vocabulary: Vocabulary, backend: str = "mimir") -> None:
         if backend not in BACKENDS:
             raise ValueError(f"backend must be one of {BACKENDS}, not {backend!r}")
-        if policy.domain is not None and policy.domain != vocabulary.domain.name:
-            raise ValueError(f"the policy is for domain {policy.domain}, not {vocabulary.domain.name} "
-                             f"({vocabulary.domain.path})")
         self.policy = policy
         self.vocabulary = vocabulary
         self._elements = []
         for feature in policy.features:
             if not feature.description:
                 raise ValueError(f"feature {feature.name} has no description-logic expression")
-            self._elements.append(parse_feature(vocabulary, feature.kind, feature.description).element)
+            try:
+                self._elements.append(parse_feature(vocabulary, feature.kind, feature.description).element)
+            except ValueError as error:
+                # a policy runs on any domain with its vocabulary (an IPC domain and a generator's
+                # may differ in name only); where it does not fit, the names say why
+                if policy.domain is not None and policy.domain != vocabulary.domain.name:
+                    raise ValueError(f"the policy is for domain {policy.domain}, not {vocabulary.domain.name} "
+                                     f"({vocabulary.domain.path}): {error}") from None
+                raise
         self._rules = _compile(policy)
         self._mimir = MimirFeatures(vocabulary.domain) if backend == "mimir" else None
         self._fast: list[Callable[[StateEvaluation], int] | None] = [None] * len(policy.features)
