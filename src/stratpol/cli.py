@@ -15,8 +15,6 @@ from stratpol.errors import InputError
 from stratpol.progress import Progress
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from stratpol.experiment import ExperimentConfig
 
 
@@ -394,7 +392,9 @@ def _evaluate(args: argparse.Namespace) -> int:
         planner(args.planner)
         policy = PlannerPolicy(args.planner)
     elif Path(args.policy).is_dir():
-        policy = _load_model(Path(args.policy), args.domain)
+        from stratpol.methods import load_trained
+
+        policy = load_trained(Path(args.policy), args.domain)
     else:
         vocabulary = Vocabulary(folder.domain)
         try:
@@ -416,29 +416,6 @@ def _evaluate(args: argparse.Namespace) -> int:
         print(f"{m.size:>4}  {m.runs:>4}  {m.coverage:>8.3f}  {m.half_width:.3f}  {length:>11}")
     print(f"Scale {result.scale}, SumCov {result.sum_coverage:.2f}; tables and plot in {out}")
     return 0
-
-
-def _load_model(path: Path, domain: str):
-    """A trained neural policy from its folder: a GNN checkpoint or a WL transition model."""
-    import json
-
-    from stratpol.neural.policies import is_checkpoint, load_gnn_policy, set_cpu_threads
-
-    set_cpu_threads(1)  # evaluation parallelises over runs (--jobs) instead
-
-    if is_checkpoint(path):
-        policy = load_gnn_policy(path)
-        trained_on = json.loads((path / "gnn.json").read_text())["domain"]
-    elif (path / "wl-model.json").is_file():
-        from stratpol.neural.wl import load_wl_policy
-
-        policy = load_wl_policy(path)
-        trained_on = json.loads((path / "wl-model.json").read_text())["domain"]
-    else:
-        raise InputError("not a policy: neither a GNN checkpoint (gnn.json) nor a WL model (wl-model.json)", path)
-    if trained_on != domain:
-        raise InputError(f"the model was trained on {trained_on}, not {domain}", path)
-    return policy
 
 
 def _train_gnn(args: argparse.Namespace) -> int:
@@ -536,19 +513,20 @@ def _experiment(args: argparse.Namespace) -> int:
 def _experiment_status(config: ExperimentConfig, json_output: bool = False) -> int:
     from collections import Counter
 
-    from stratpol.experiment.grid import CELL_STATES, grid_status
+    from stratpol.experiment.grid import CellState, grid_status
 
     statuses = grid_status(config)
     if json_output:
         _print_json({"config": str(config.path), "out": str(config.out),
                      "cells": [{"cell": s.cell.id, "domain": s.cell.domain, "method": s.cell.method,
-                                "seed": s.cell.seed, "state": s.state, "detail": s.detail} for s in statuses]})
+                                "seed": s.cell.seed, "state": s.state.value, "detail": s.detail} for s in statuses]})
         return 0
     width = max(len(s.cell.id) for s in statuses)
     for status in statuses:
-        print(f"{status.cell.id:<{width}}  {status.state:<10}  {status.detail}".rstrip())
+        print(f"{status.cell.id:<{width}}  {status.state.value:<10}  {status.detail}".rstrip())
     counts = Counter(s.state for s in statuses)
-    print(", ".join(f"{counts[state]} {state}" for state in CELL_STATES if counts[state]) + f" (results in {config.out})")
+    print(", ".join(f"{counts[state]} {state.value}" for state in CellState if counts[state])
+          + f" (results in {config.out})")
     return 0
 
 
@@ -618,6 +596,7 @@ def _bench_saved_policies(args: argparse.Namespace, root, progress) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from stratpol.methods import GNN_VALUES
     from stratpol.planning.planners import PLANNERS
 
     parser = _Parser(prog="stratpol", description="Learn and evaluate general policies for classical planning.")
@@ -730,7 +709,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     train_gnn = commands.add_parser("train-gnn", help="train an R-GNN value or Q-value policy on optimal plans")
     train_gnn.add_argument("domain", help="domain name (training instances come from its generator)")
-    train_gnn.add_argument("--value", choices=["v", "q", "q-exp", "q-heu"], default="q-heu",
+    train_gnn.add_argument("--value", choices=GNN_VALUES, default="q-heu",
                            help="V, vanilla Q, or Q with the explicit / heuristic regulariser (default: q-heu)")
     train_gnn.add_argument("--sizes", type=_size_range, metavar="A:B",
                            help="training sizes (default: the 12 smallest sizes of the domain)")

@@ -8,7 +8,8 @@ import pytest
 
 from stratpol.cli import main
 from stratpol.errors import InputError
-from stratpol.experiment.config import KNOWN_METHODS, load_config, method_kind
+from stratpol.experiment.config import load_config
+from stratpol.methods import method, method_names
 
 VALID = """
 domains = ["gripper", "ferry"]
@@ -51,8 +52,8 @@ def test_a_teacher_chain_is_a_teacher_and_a_wrong_planner_in_it_is_named(tmp_pat
 
 
 def test_every_known_method_has_a_kind():
-    assert all(method_kind(m) is not None for m in KNOWN_METHODS)
-    assert method_kind("gnn-x") is None and method_kind("wl-xgb-sideways") is None
+    assert all(method(m) is not None and method(m).name == m for m in method_names())
+    assert method("gnn-x") is None and method("wl-xgb-sideways") is None
 
 
 @pytest.mark.parametrize(("change", "key"), [

@@ -73,6 +73,8 @@ class ScalingResult:
     sizes: list[SizeResult] = field(default_factory=list)
     scale: int = 0
     sum_coverage: float = 0.0
+    mean_plan_length: float | None = None  # over the solved runs of every size evaluated
+    decision_ms: float | None = None  # run milliseconds per step, over the same runs
     provenance: Provenance | None = None  # the policy's content hash, every setting, the version
 
 
@@ -96,17 +98,20 @@ class ScalingSettings:
         return Provenance("scaling evaluation", source, domain, asdict(self), free=("max_size", "jobs"))
 
 
+def read_runs(folder: Path) -> list[RunRecord]:
+    """The runs an evaluation folder's runs.jsonl holds, in the order they finished (none: [])."""
+    path = folder / "runs.jsonl"
+    if not path.is_file():
+        return []
+    return [RunRecord(**json.loads(line)) for line in path.read_text().splitlines() if line.strip()]
+
+
 class _RunLog:
     """runs.jsonl: one line per finished run, read back on resume."""
 
     def __init__(self, out: Path | None) -> None:
         self.path = None if out is None else out / "runs.jsonl"
-        self.done: dict[tuple[int, int], RunRecord] = {}
-        if self.path is not None and self.path.is_file():
-            for line in self.path.read_text().splitlines():
-                if line.strip():
-                    record = RunRecord(**json.loads(line))
-                    self.done[(record.size, record.index)] = record
+        self.done = {} if out is None else {(r.size, r.index): r for r in read_runs(out)}
 
     def add(self, record: RunRecord) -> None:
         self.done[(record.size, record.index)] = record
@@ -130,18 +135,24 @@ def scaling_evaluation(policy: GeneralPolicy, folder: DomainFolder, settings: Sc
     log = _RunLog(out)
     result = ScalingResult(getattr(policy, "name", "policy"), folder.name, provenance=provenance)
     below = 0
+    used: list[RunRecord] = []
     with Parallel(n_jobs=settings.jobs) as parallel:
         for size in range(1, settings.max_size + 1):
             if not size_exists(folder.size_model, size):
                 continue
             report_status(progress, "sizes", size - 1, settings.max_size,
                           f"{below} below tau in a row" if below else "")
-            measured = _evaluate_size(policy, folder, size, settings, log, parallel, progress)
+            measured, records = _evaluate_size(policy, folder, size, settings, log, parallel, progress)
             result.sizes.append(measured)
+            used += records
             below = below + 1 if measured.coverage < settings.tau else 0
             if below >= settings.zeta:
                 break
     finish_status(progress, "sizes")
+    solved = [r for r in used if r.solved]
+    steps = sum(r.plan_length for r in solved)
+    result.mean_plan_length = steps / len(solved) if solved else None
+    result.decision_ms = 1000 * sum(r.seconds for r in solved) / steps if steps else None
     _summarise(result, settings)
     if out is not None:
         write_tables(result, out)
@@ -149,7 +160,8 @@ def scaling_evaluation(policy: GeneralPolicy, folder: DomainFolder, settings: Sc
 
 
 def _evaluate_size(policy: GeneralPolicy, folder: DomainFolder, size: int, settings: ScalingSettings, log: _RunLog,
-                   parallel: Parallel, progress: Callable[[str], None]) -> SizeResult:
+                   parallel: Parallel, progress: Callable[[str], None]) -> tuple[SizeResult, list[RunRecord]]:
+    """One size, until its interval is narrow enough: the result and the runs it used."""
     interval = SequentialInterval(settings.epsilon, settings.kappa, maximum_runs=settings.max_runs_per_size)
     records: list[RunRecord] = []
     started = time.perf_counter()
@@ -178,7 +190,7 @@ def _evaluate_size(policy: GeneralPolicy, folder: DomainFolder, size: int, setti
     progress(f"size {size}: {interval.runs} runs, coverage {interval.mean:.2f} +- {interval.half_width:.2f}")
     lengths = [r.plan_length for r in records if r.plan_length is not None]
     return SizeResult(size, interval.runs, interval.mean, interval.half_width,
-                      sum(lengths) / len(lengths) if lengths else None, time.perf_counter() - started)
+                      sum(lengths) / len(lengths) if lengths else None, time.perf_counter() - started), records
 
 
 def _summarise(result: ScalingResult, settings: ScalingSettings) -> None:

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from stratpol.atomic import write_text_atomically
-from stratpol.cache import cache_root
 from stratpol.errors import InputError
 from stratpol.evaluation.policies import GeneralPolicy
-from stratpol.experiment.config import ExperimentConfig, method_kind, size_range
+from stratpol.experiment.config import ExperimentConfig
 from stratpol.generation import domain_folder
+from stratpol.methods import MethodKind, TrainingFailed, method
 from stratpol.provenance import changed_settings, fingerprint, path_hash
 
 LEARNED = "learned.json"  # written into an artifact folder once training is complete
@@ -64,13 +64,14 @@ class CellRow:
 
 def training_settings(config: ExperimentConfig, cell: Cell) -> dict:
     """Everything that determines the trained artifact of `cell`."""
-    kind = method_kind(cell.method)
-    settings = {"rules": config.rules, "gnn": config.gnn, "wl": config.wl, "planner": config.planner}[kind]
+    kind = method(cell.method).kind
+    settings = {MethodKind.RULES: config.rules, MethodKind.GNN: config.gnn, MethodKind.WL: config.wl,
+                MethodKind.PLANNER: config.planner}[kind]
     changed = changed_settings(settings)
     for key in ("sizes", "per_size"):  # per-domain tables: only this domain's entry matters
         if key in changed:
             changed[key] = changed[key].get(cell.domain)
-    seed = {} if kind == "planner" else {"seed": cell.seed}
+    seed = {} if kind is MethodKind.PLANNER else {"seed": cell.seed}
     return {"method": cell.method, "domain": cell.domain, **seed, **changed}
 
 
@@ -85,10 +86,6 @@ def artifact_folder(config: ExperimentConfig, cell: Cell) -> Path:
 
 def evaluation_folder(config: ExperimentConfig, cell: Cell) -> Path:
     return config.out / "evaluations" / f"{cell.id}-{cell_fingerprint(config, cell)}"
-
-
-class TrainingFailed(Exception):
-    """A method produced no policy (learning failed, no teacher plan): the cell is recorded as failed."""
 
 
 def run_cell(config: ExperimentConfig, cell: Cell, progress: Callable[[str], None] | None = None) -> CellRow:
@@ -110,101 +107,27 @@ def run_cell(config: ExperimentConfig, cell: Cell, progress: Callable[[str], Non
 
 
 def _policy(config: ExperimentConfig, cell: Cell, report) -> tuple[GeneralPolicy, float | None, Path | None]:
-    kind = method_kind(cell.method)
-    if kind == "planner":
-        from stratpol.evaluation import PlannerPolicy
-
-        return PlannerPolicy(cell.method, config.planner.time_limit), None, None
+    entry = method(cell.method)
+    if entry.train is None:  # a planner: nothing to train
+        return _named(entry.load(config, cell.domain, cell.seed, None), cell), None, None
     folder = artifact_folder(config, cell)
     learned = folder / LEARNED
     if learned.is_file():
         report(f"reusing {folder}")
     else:
-        trained = {"rules": _train_rules, "gnn": _train_gnn, "wl": _train_wl}[kind]
         started = time.perf_counter()
         try:
-            trained(config, cell, folder, report)
+            entry.train(config, cell.domain, cell.seed, folder, report)
         except InputError as error:  # e.g. the teacher solved no training instance: one failed cell, not a failed grid
             raise TrainingFailed(error.message) from None
         write_text_atomically(learned, json.dumps({"seconds": time.perf_counter() - started,
                                                    "settings": training_settings(config, cell)}, indent=1) + "\n")
     seconds = json.loads(learned.read_text())["seconds"]
-    loader = {"rules": _load_rules, "gnn": _load_gnn, "wl": _load_wl}[kind]
-    return loader(cell, folder), seconds, folder
+    return _named(entry.load(config, cell.domain, cell.seed, folder), cell), seconds, folder
 
 
-def _train_rules(config: ExperimentConfig, cell: Cell, folder: Path, report) -> None:
-    from stratpol.features import Vocabulary, load_grammar
-    from stratpol.learning.teacher import Teacher
-    from stratpol.learning.training import default_training_texts
-    from stratpol.learning.wrapper import LearningFailure, learn_policy
-    from stratpol.policy.text import write_policy
-
-    domain = domain_folder(cell.domain)
-    instances = [domain.domain.instance_from_text(t) for t in default_training_texts(domain, cell.seed)]
-    cache = cache_root()
-    try:
-        result = learn_policy(instances, Vocabulary(domain.domain), load_grammar(config.rules.grammar),
-                              Teacher(config.rules.teacher, cache_dir=cache / "plans"), seed=cell.seed,
-                              cache_dir=cache / "pools", time_limit=config.rules.time_limit, progress=report)
-    except LearningFailure as failure:
-        raise TrainingFailed(str(failure).splitlines()[0]) from None
-    write_policy(folder / "policy.txt", result.policy)
-
-
-def _load_rules(cell: Cell, folder: Path) -> GeneralPolicy:
-    from stratpol.evaluation import RulePolicy
-    from stratpol.features import Vocabulary
-    from stratpol.policy.text import read_policy
-
-    vocabulary = Vocabulary(domain_folder(cell.domain).domain)
-    return RulePolicy(read_policy(folder / "policy.txt"), vocabulary, seed=cell.seed, name=cell.method)
-
-
-def _train_gnn(config: ExperimentConfig, cell: Cell, folder: Path, report) -> None:
-    from stratpol.neural.policies import set_cpu_threads
-    from stratpol.neural.train import TrainingConfig, train_on_generated
-
-    set_cpu_threads(1)
-    gnn = config.gnn
-    sizes = size_range(gnn.sizes[cell.domain]) if cell.domain in gnn.sizes else None
-    training = TrainingConfig(value=cell.method.removeprefix("gnn-"), hidden=gnn.hidden, layers=gnn.layers,
-                              epochs=gnn.epochs, batch_size=gnn.batch_size, seed=cell.seed, device="cpu",
-                              validate_every=gnn.validate_every, validation_instances=gnn.validation_instances,
-                              validation_sizes=gnn.validation_sizes)
-    train_on_generated(cell.domain, training, folder, sizes, gnn.per_size.get(cell.domain, 10), gnn.planner,
-                       gnn.time_limit, cache_root() / "teacher", report, force=True)  # the grid owns its folders
-
-
-def _load_gnn(cell: Cell, folder: Path) -> GeneralPolicy:
-    from stratpol.neural.policies import load_gnn_policy, set_cpu_threads
-
-    set_cpu_threads(1)
-    policy = load_gnn_policy(folder, device="cpu")
-    policy.name = cell.method
-    return policy
-
-
-def _train_wl(config: ExperimentConfig, cell: Cell, folder: Path, report) -> None:
-    from stratpol.neural.policies import set_cpu_threads
-    from stratpol.neural.wl import train_wl
-
-    set_cpu_threads(1)
-    wl = config.wl
-    _, model, mode = cell.method.split("-")
-    sizes = list(size_range(wl.sizes[cell.domain])) if cell.domain in wl.sizes else None
-    train_wl(cell.domain, model, mode, folder, seed=cell.seed, sizes=sizes, per_size=wl.per_size.get(cell.domain),
-             iterations=wl.iterations, beam_width=wl.beam_width, epochs=wl.epochs, planner_time_limit=wl.time_limit,
-             threads=1, cache_dir=cache_root() / "teacher", progress=report)
-
-
-def _load_wl(cell: Cell, folder: Path) -> GeneralPolicy:
-    from stratpol.neural.policies import set_cpu_threads
-    from stratpol.neural.wl import load_wl_policy
-
-    set_cpu_threads(1)
-    policy = load_wl_policy(folder)
-    policy.name = cell.method
+def _named(policy: GeneralPolicy, cell: Cell) -> GeneralPolicy:
+    policy.name = cell.method  # tables and figures name a policy by its method
     return policy
 
 
@@ -226,11 +149,7 @@ def _scaling(config: ExperimentConfig, cell: Cell, policy: GeneralPolicy, row: C
     row.evaluation = str(out.relative_to(config.out))  # rows stay valid when the results folder moves
     row.scale, row.sum_coverage = result.scale, result.sum_coverage
     row.largest_size = result.sizes[-1].size if result.sizes else 0
-    solved = [json.loads(line) for line in (out / "runs.jsonl").read_text().splitlines() if line.strip()]
-    solved = [r for r in solved if r["solved"] and r["size"] <= row.largest_size]
-    steps = sum(r["plan_length"] for r in solved)
-    row.mean_plan_length = steps / len(solved) if solved else None
-    row.decision_ms = 1000 * sum(r["seconds"] for r in solved) / steps if steps else None
+    row.mean_plan_length, row.decision_ms = result.mean_plan_length, result.decision_ms
 
 
 def ipc_instances(config: ExperimentConfig, domain: str) -> list[Path]:

@@ -8,30 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from stratpol.errors import InputError
-
-GNN_VALUES = ("v", "q", "q-exp", "q-heu")
-WL_MODELS = ("xgb", "lstm")
-WL_MODES = ("state", "delta")
-PLANNER_METHODS = ("lama-first",)
-
-
-def method_kind(name: str) -> str | None:
-    """"rules", "gnn", "wl" or "planner" for a method name such as gnn-q-exp or wl-xgb-delta; None if unknown."""
-    if name == "rules":
-        return "rules"
-    if name in PLANNER_METHODS:
-        return "planner"
-    if name.startswith("gnn-") and name[4:] in GNN_VALUES:
-        return "gnn"
-    parts = name.split("-")
-    if len(parts) == 3 and parts[0] == "wl" and parts[1] in WL_MODELS and parts[2] in WL_MODES:
-        return "wl"
-    return None
-
-
-KNOWN_METHODS = ["rules", *(f"gnn-{v}" for v in GNN_VALUES),
-                 *(f"wl-{m}-{d}" for m in WL_MODELS for d in WL_MODES), *PLANNER_METHODS]
-
+from stratpol.methods import method, method_names
 
 @dataclass(frozen=True)
 class EvaluationConfig:
@@ -191,9 +168,9 @@ def load_config(path: Path | str, out: Path | str | None = None) -> ExperimentCo
     domains = top.strings("domains")
     methods = top.strings("methods")
     _check_domains(top, domains)
-    for method in methods:
-        if method_kind(method) is None:
-            top.fail("methods", f"unknown method {method!r} (known: {', '.join(KNOWN_METHODS)})")
+    for method_name in methods:
+        if method(method_name) is None:
+            top.fail("methods", f"unknown method {method_name!r} (known: {', '.join(method_names())})")
     seeds = top.get("seeds", list, [0])
     if not seeds or not all(isinstance(s, int) and not isinstance(s, bool) for s in seeds):
         top.fail("seeds", f"expected a non-empty list of integers, got {seeds!r}")

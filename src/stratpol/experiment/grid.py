@@ -6,6 +6,7 @@ so an interrupted experiment resumes with the cells still missing (and those res
 
 from __future__ import annotations
 
+import enum
 import json
 import os
 from collections.abc import Callable, Iterator
@@ -16,6 +17,7 @@ from stratpol.atomic import write_text_atomically
 from stratpol.errors import InputError
 from stratpol.experiment.cells import Cell, CellRow, cell_fingerprint, run_cell
 from stratpol.experiment.config import ExperimentConfig
+from stratpol.methods import MethodKind, method
 from stratpol.progress import finish_status, report_status
 
 
@@ -34,13 +36,11 @@ class GridResult:
 
 def cells(config: ExperimentConfig) -> list[Cell]:
     """The grid in a fixed order: domain, then method, then seed (planners have one seed: they are not learned)."""
-    from stratpol.experiment.config import method_kind
-
     grid = []
     for domain in config.domains:
-        for method in config.methods:
-            seeds = config.seeds[:1] if method_kind(method) == "planner" else config.seeds
-            grid += [Cell(domain, method, seed) for seed in seeds]
+        for name in config.methods:
+            seeds = config.seeds[:1] if method(name).kind is MethodKind.PLANNER else config.seeds
+            grid += [Cell(domain, name, seed) for seed in seeds]
     return grid
 
 
@@ -61,7 +61,15 @@ def save_row(config: ExperimentConfig, cell: Cell, row: CellRow) -> None:
     write_text_atomically(row_path(config, cell), json.dumps(asdict(row), indent=1) + "\n")
 
 
-CELL_STATES = ("finished", "failed", "evaluating", "trained", "training", "to run")
+class CellState(enum.Enum):
+    """Where a cell stands, in the order a cell passes through them backwards."""
+
+    FINISHED = "finished"
+    FAILED = "failed"
+    EVALUATING = "evaluating"
+    TRAINED = "trained"
+    TRAINING = "training"
+    TO_RUN = "to run"
 
 
 @dataclass(frozen=True)
@@ -69,14 +77,14 @@ class CellStatus:
     """Where one cell stands, read from the results folder without running anything."""
 
     cell: Cell
-    state: str  # one of CELL_STATES
+    state: CellState
     detail: str = ""
 
 
 def grid_status(config: ExperimentConfig) -> list[CellStatus]:
     """Every cell of `config` in grid order: finished (with its scores), partly done, or not started."""
+    from stratpol.evaluation.scaling import read_runs
     from stratpol.experiment.cells import LEARNED, artifact_folder, evaluation_folder
-    from stratpol.experiment.config import method_kind
 
     statuses = []
     for cell in cells(config):
@@ -85,20 +93,19 @@ def grid_status(config: ExperimentConfig) -> list[CellStatus]:
             failed = row.status != "ok"
             detail = row.status.removeprefix("failed: ") if failed else \
                 f"Scale {row.scale}, SumCov {row.sum_coverage:.2f} ({row.seconds:.0f} s)"
-            statuses.append(CellStatus(cell, "failed" if failed else "finished", detail))
+            statuses.append(CellStatus(cell, CellState.FAILED if failed else CellState.FINISHED, detail))
             continue
-        runs = evaluation_folder(config, cell) / "runs.jsonl"
-        records = [json.loads(line) for line in runs.read_text().splitlines() if line.strip()] if runs.is_file() else []
-        artifact = None if method_kind(cell.method) == "planner" else artifact_folder(config, cell)
+        records = read_runs(evaluation_folder(config, cell))
+        artifact = None if method(cell.method).kind is MethodKind.PLANNER else artifact_folder(config, cell)
         if records:
-            detail = f"{len(records)} runs, sizes up to {max(r['size'] for r in records)}"
-            statuses.append(CellStatus(cell, "evaluating", detail))
+            detail = f"{len(records)} runs, sizes up to {max(r.size for r in records)}"
+            statuses.append(CellStatus(cell, CellState.EVALUATING, detail))
         elif artifact is not None and (artifact / LEARNED).is_file():
-            statuses.append(CellStatus(cell, "trained"))
+            statuses.append(CellStatus(cell, CellState.TRAINED))
         elif artifact is not None and artifact.is_dir():
-            statuses.append(CellStatus(cell, "training", "or stopped while training: a rerun trains it again"))
+            statuses.append(CellStatus(cell, CellState.TRAINING, "or stopped while training: a rerun trains it again"))
         else:
-            statuses.append(CellStatus(cell, "to run"))
+            statuses.append(CellStatus(cell, CellState.TO_RUN))
     return statuses
 
 

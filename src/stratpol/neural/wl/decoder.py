@@ -1,4 +1,4 @@
-"""Plan decoding (the paper's Algorithm 1 with a beam), and the decoder as an evaluation policy.
+"""Plan decoding (the paper's Algorithm 1 with a beam), and following a decoded plan.
 
 The true symbolic state is kept throughout: at each step every beam entry asks the model for its
 target v_t, enumerates its valid successors (never one already on its own path), and scores each
@@ -11,11 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Container
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
-from stratpol.evaluation.policies import Controller
 from stratpol.neural.wl.features import ColourCounts, WLFeatures
 from stratpol.neural.wl.models import TransitionModel, distances, target
 from stratpol.planning import Instance, State, Successor
@@ -99,30 +97,7 @@ class Decoder:
         return DecodeResult(False, best.path, len(best.path), colours)
 
 
-class WLPolicy:
-    """A trained WL transition model as a general policy: decode a plan with the beam, then follow it.
-
-    From a state off the decoded path (or past the end of an unsuccessful decode) it decodes again.
-    It pickles by the folder it was loaded from, so joblib workers load the model themselves.
-    """
-
-    def __init__(self, decoder: Decoder, name: str = "wl", folder: Path | None = None) -> None:
-        self.decoder = decoder
-        self.name = name
-        self.folder = folder
-
-    def __reduce__(self):
-        if self.folder is None:
-            raise TypeError("a WLPolicy pickles only when it was loaded from a model folder")
-        from stratpol.neural.wl.train import load_wl_policy
-
-        return (load_wl_policy, (str(self.folder), self.decoder.width))
-
-    def controller(self, instance: Instance) -> Controller:
-        return _DecodedPlanFollower(self.decoder, instance)
-
-
-class _DecodedPlanFollower:
+class DecodedPlanFollower:
     def __init__(self, decoder: Decoder, instance: Instance) -> None:
         self.decoder, self.instance = decoder, instance
         self.next: dict[State, Successor] = {}

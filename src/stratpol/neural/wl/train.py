@@ -1,4 +1,4 @@
-"""Training a WL transition model from teacher plans, the model folder, and loading it as a policy.
+"""Training a WL transition model from teacher plans into a model folder (`loading` reads it back).
 
 A model folder holds `wl-model.json` (domain, model, mode, WL iterations, beam width, what it was
 trained on), `wl-features.json` (wlplan's colour table, collected on the training states only) and
@@ -18,12 +18,11 @@ from stratpol.cache import cache_root
 from stratpol.errors import InputError
 from stratpol.generation import domain_folder
 from stratpol.neural.data import TeacherTrajectory, optimal_trajectory, teacher_data
-from stratpol.neural.wl.decoder import Decoder, WLPolicy
 from stratpol.neural.wl.features import ColourCounts, WLFeatures
-from stratpol.neural.wl.models import EmbeddedTrajectory, FitReport, check_choice, load_model, new_model
+from stratpol.neural.wl.loading import CONFIG_FILE
+from stratpol.neural.wl.models import EmbeddedTrajectory, FitReport, check_choice, new_model
 from stratpol.neural.wl.splits import Split, default_setting, split_instances
 
-CONFIG_FILE = "wl-model.json"
 FORMAT = 1
 
 
@@ -125,36 +124,3 @@ def train_wl(domain: str, model: str = "xgb", mode: str = "delta", out: Path | s
     return WLTrainReport(folder.name, model, mode, str(out), len(train), config["train_transitions"], len(held_out),
                          features.dimension, fit, colours.unseen_share(), teacher_seconds,
                          time.perf_counter() - started)
-
-
-def read_config(folder: Path | str) -> dict:
-    """The `wl-model.json` of a model folder; InputError when the folder holds no WL model."""
-    path = Path(folder) / CONFIG_FILE
-    if not path.is_file():
-        raise InputError(f"no {CONFIG_FILE} here (train one with stratpol train-wl)", folder)
-    try:
-        config = json.loads(path.read_text())
-        check_choice(config["model"], config["mode"])
-        config["domain"], config["dimension"], config["iterations"]
-    except (ValueError, KeyError, TypeError) as error:
-        raise InputError(f"not a WL model configuration ({error})", path) from None
-    return config
-
-
-def load_decoder(folder: Path | str, beam_width: int | None = None, threads: int = 1) -> Decoder:
-    """The decoder (features, model, beam width) saved in a model folder."""
-    config = read_config(folder)
-    domain = domain_folder(config["domain"]).domain
-    features = WLFeatures.load(Path(folder), domain)
-    if features.dimension != config["dimension"]:
-        raise InputError(f"the features have {features.dimension} dimensions, the model {config['dimension']}", folder)
-    model = load_model(config["model"], config["mode"], config["dimension"], Path(folder), threads=threads)
-    return Decoder(features, model, beam_width or config["beam_width"])
-
-
-def load_wl_policy(folder: Path | str, beam_width: int | None = None):
-    """A model folder as a general policy for the evaluation protocol (`stratpol evaluate`)."""
-    config = read_config(folder)
-    decoder = load_decoder(folder, beam_width)
-    name = f"wl-{config['model']}-{config['mode']}"
-    return WLPolicy(decoder, name, Path(folder).resolve())

@@ -1,0 +1,179 @@
+"""The methods stratpol compares, by name: `rules`, `gnn-<value>`, `wl-<model>-<mode>`, `lama-first`.
+
+One registry: a name gives the method's kind, how an experiment trains it into a folder, and how
+that folder (or, for a planner, nothing) becomes a policy. The neural entries import
+`stratpol.neural` only when they are called, so `stratpol learn` never loads torch.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from stratpol.errors import InputError
+
+if TYPE_CHECKING:
+    from stratpol.evaluation.policies import GeneralPolicy
+    from stratpol.experiment.config import ExperimentConfig
+
+
+class MethodKind(enum.Enum):
+    RULES = "rules"  # GENEX + WRAPPER
+    GNN = "gnn"  # relational GNN value or Q-value policies
+    WL = "wl"  # WL transition models
+    PLANNER = "planner"  # a planner followed as a policy (the baseline)
+
+
+GNN_VALUES = ("v", "q", "q-exp", "q-heu")  # V*, vanilla Q, Q with the explicit or the heuristic regulariser
+WL_MODELS = ("xgb", "lstm")
+WL_MODES = ("state", "delta")
+PLANNERS = ("lama-first",)
+
+Report = Callable[[str], None]
+# train(config, domain, seed, folder, report): the trained artifact lands in `folder`
+Trainer = Callable[["ExperimentConfig", str, int, Path, Report], None]
+# load(config, domain, seed, folder): the policy, named after the method by the caller
+Loader = Callable[["ExperimentConfig", str, int, "Path | None"], "GeneralPolicy"]
+
+
+class TrainingFailed(Exception):
+    """A method produced no policy (learning failed, no teacher plan): the cell is recorded as failed."""
+
+
+@dataclass(frozen=True)
+class Method:
+    name: str
+    kind: MethodKind
+    train: Trainer | None  # None: nothing to train (planners)
+    load: Loader
+
+
+def method(name: str) -> Method | None:
+    """The method called `name`, or None when there is none."""
+    if name == "rules":
+        return Method(name, MethodKind.RULES, _train_rules, _load_rules)
+    if name in PLANNERS:
+        return Method(name, MethodKind.PLANNER, None, partial(_load_planner, name))
+    if name.startswith("gnn-") and name[4:] in GNN_VALUES:
+        return Method(name, MethodKind.GNN, partial(_train_gnn, name[4:]), _load_gnn)
+    parts = name.split("-")
+    if len(parts) == 3 and parts[0] == "wl" and parts[1] in WL_MODELS and parts[2] in WL_MODES:
+        return Method(name, MethodKind.WL, partial(_train_wl, parts[1], parts[2]), _load_wl)
+    return None
+
+
+def method_names() -> list[str]:
+    return ["rules", *(f"gnn-{v}" for v in GNN_VALUES),
+            *(f"wl-{m}-{d}" for m in WL_MODELS for d in WL_MODES), *PLANNERS]
+
+
+def load_trained(folder: Path, domain: str) -> GeneralPolicy:
+    """A trained neural policy from its folder (a GNN checkpoint or a WL model), checked to be `domain`'s."""
+    from stratpol.neural.policies import is_checkpoint, load_gnn_policy, set_cpu_threads
+
+    set_cpu_threads(1)  # evaluation parallelises over runs instead
+    if is_checkpoint(folder):
+        policy = load_gnn_policy(folder)
+        trained_on = json.loads((folder / "gnn.json").read_text())["domain"]
+    elif (folder / "wl-model.json").is_file():
+        from stratpol.neural.wl import load_wl_policy
+
+        policy = load_wl_policy(folder)
+        trained_on = json.loads((folder / "wl-model.json").read_text())["domain"]
+    else:
+        raise InputError("not a policy: neither a GNN checkpoint (gnn.json) nor a WL model (wl-model.json)", folder)
+    if trained_on != domain:
+        raise InputError(f"the model was trained on {trained_on}, not {domain}", folder)
+    return policy
+
+
+# -- the entries: each imports what it needs when called -----------------------------------------
+
+RULES_POLICY = "policy.txt"  # the learned policy in a rules artifact folder
+
+
+def _train_rules(config: ExperimentConfig, domain: str, seed: int, folder: Path, report: Report) -> None:
+    from stratpol.cache import cache_root
+    from stratpol.features import Vocabulary, load_grammar
+    from stratpol.generation import domain_folder
+    from stratpol.learning.teacher import Teacher
+    from stratpol.learning.training import default_training_texts
+    from stratpol.learning.wrapper import LearningFailure, learn_policy
+    from stratpol.policy.text import write_policy
+
+    generator = domain_folder(domain)
+    instances = [generator.domain.instance_from_text(t) for t in default_training_texts(generator, seed)]
+    cache = cache_root()
+    try:
+        result = learn_policy(instances, Vocabulary(generator.domain), load_grammar(config.rules.grammar),
+                              Teacher(config.rules.teacher, cache_dir=cache / "plans"), seed=seed,
+                              cache_dir=cache / "pools", time_limit=config.rules.time_limit, progress=report)
+    except LearningFailure as failure:
+        raise TrainingFailed(str(failure).splitlines()[0]) from None
+    write_policy(folder / RULES_POLICY, result.policy)
+
+
+def _load_rules(config: ExperimentConfig, domain: str, seed: int, folder: Path | None) -> GeneralPolicy:
+    from stratpol.evaluation import RulePolicy
+    from stratpol.features import Vocabulary
+    from stratpol.generation import domain_folder
+    from stratpol.policy.text import read_policy
+
+    return RulePolicy(read_policy(folder / RULES_POLICY), Vocabulary(domain_folder(domain).domain), seed=seed)
+
+
+def _train_gnn(value: str, config: ExperimentConfig, domain: str, seed: int, folder: Path, report: Report) -> None:
+    from stratpol.cache import cache_root
+    from stratpol.experiment.config import size_range
+    from stratpol.neural.policies import set_cpu_threads
+    from stratpol.neural.train import TrainingConfig, train_on_generated
+
+    set_cpu_threads(1)
+    gnn = config.gnn
+    sizes = size_range(gnn.sizes[domain]) if domain in gnn.sizes else None
+    training = TrainingConfig(value=value, hidden=gnn.hidden, layers=gnn.layers, epochs=gnn.epochs,
+                              batch_size=gnn.batch_size, seed=seed, device="cpu", validate_every=gnn.validate_every,
+                              validation_instances=gnn.validation_instances, validation_sizes=gnn.validation_sizes)
+    train_on_generated(domain, training, folder, sizes, gnn.per_size.get(domain, 10), gnn.planner, gnn.time_limit,
+                       cache_root() / "teacher", report, force=True)  # the grid owns its folders
+
+
+def _load_gnn(config: ExperimentConfig, domain: str, seed: int, folder: Path | None) -> GeneralPolicy:
+    from stratpol.neural.policies import load_gnn_policy, set_cpu_threads
+
+    set_cpu_threads(1)
+    return load_gnn_policy(folder, device="cpu")
+
+
+def _train_wl(model: str, mode: str, config: ExperimentConfig, domain: str, seed: int, folder: Path,
+              report: Report) -> None:
+    from stratpol.cache import cache_root
+    from stratpol.experiment.config import size_range
+    from stratpol.neural.policies import set_cpu_threads
+    from stratpol.neural.wl import train_wl
+
+    set_cpu_threads(1)
+    wl = config.wl
+    sizes = list(size_range(wl.sizes[domain])) if domain in wl.sizes else None
+    train_wl(domain, model, mode, folder, seed=seed, sizes=sizes, per_size=wl.per_size.get(domain),
+             iterations=wl.iterations, beam_width=wl.beam_width, epochs=wl.epochs, planner_time_limit=wl.time_limit,
+             threads=1, cache_dir=cache_root() / "teacher", progress=report)
+
+
+def _load_wl(config: ExperimentConfig, domain: str, seed: int, folder: Path | None) -> GeneralPolicy:
+    from stratpol.neural.policies import set_cpu_threads
+    from stratpol.neural.wl import load_wl_policy
+
+    set_cpu_threads(1)
+    return load_wl_policy(folder)
+
+
+def _load_planner(name: str, config: ExperimentConfig, domain: str, seed: int, folder: Path | None) -> GeneralPolicy:
+    from stratpol.evaluation import PlannerPolicy
+
+    return PlannerPolicy(name, config.planner.time_limit)
