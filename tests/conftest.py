@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import random
-from pathlib import Path
-
 import pytest
+from helpers import DATA
 
 from stratpol.generation import domain_folder
-from stratpol.planning import Domain, Instance, State
-
-DATA = Path(__file__).parent / "data"
+from stratpol.planning import Domain
 
 
 @pytest.fixture(scope="session")
@@ -26,45 +22,6 @@ def blocksworld() -> Domain:
 @pytest.fixture(scope="session")
 def oneway() -> Domain:
     return Domain(DATA / "gripper-oneway.pddl")
-
-
-def gripper_instance(domain: Domain, balls: int) -> Instance:
-    return domain.instance_from_text(domain_folder("gripper").generator(balls=balls))
-
-
-def blocks_instance(domain: Domain, blocks: int, seed: int) -> Instance:
-    return domain.instance_from_text(domain_folder("blocksworld").generator(blocks=blocks, seed=seed))
-
-
-def random_walk(instance: Instance, steps: int, seed: int) -> State:
-    """The state after up to `steps` uniformly random transitions from the initial state."""
-    rng = random.Random(seed)
-    state = instance.initial_state
-    for _ in range(steps):
-        successors = instance.successors(state)
-        if not successors:
-            break
-        state = rng.choice(successors).state
-    return state
-
-
-def oneway_instance(domain: Domain, balls: int) -> Instance:
-    names = " ".join(f"ball{i}" for i in range(1, balls + 1))
-    at = " ".join(f"(at ball{i} rooma)" for i in range(1, balls + 1))
-    goal = " ".join(f"(at ball{i} roomb)" for i in range(1, balls + 1))
-    return domain.instance_from_text(
-        f"(define (problem oneway-{balls}) (:domain gripper-oneway)"
-        f" (:objects left right - gripper {names} - ball)"
-        f" (:init (at-robby rooma) (free left) (free right) {at})"
-        f" (:goal (and {goal})))"
-    )
-
-
-def blocks_text(init: list[str], goal: list[str], blocks: list[str]) -> str:
-    return (
-        f"(define (problem hand) (:domain blocksworld) (:objects {' '.join(blocks)})"
-        f" (:init (arm-empty) {' '.join(init)}) (:goal (and {' '.join(goal)})))"
-    )
 
 
 # Small WL models trained once per session on a handful of Gripper trajectories (2, 4 and 6 balls).

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import random_walk
+from helpers import random_walk
 from dlplan.core import State as DlplanState
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -6,7 +6,7 @@ import re
 
 import pytest
 import torch
-from conftest import blocks_instance, gripper_instance
+from helpers import blocks_instance, gripper_instance
 
 from stratpol.generation import domain_folder
 from stratpol.neural.encoding import StateEncoder, action_relation, goal_relation

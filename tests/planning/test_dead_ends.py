@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from conftest import gripper_instance, oneway_instance
+from helpers import gripper_instance, oneway_instance
 
 from stratpol.planning.dead_ends import Solvability, is_dead_end, solvability
 

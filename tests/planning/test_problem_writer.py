@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import blocks_instance, gripper_instance, oneway_instance, random_walk
+from helpers import blocks_instance, gripper_instance, oneway_instance, random_walk
 
 from stratpol.planning.problem_writer import problem_with_initial_state
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import blocks_instance, blocks_text, gripper_instance, oneway_instance
+from helpers import blocks_instance, blocks_text, gripper_instance, oneway_instance
 
 from stratpol.planning import search
 from stratpol.planning.plans import validate_plan

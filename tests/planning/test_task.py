@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import DATA, gripper_instance
+from helpers import DATA, gripper_instance
 
 from stratpol.errors import InputError
 from stratpol.planning import Domain
