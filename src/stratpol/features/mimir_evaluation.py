@@ -21,7 +21,7 @@ import pymimir.advanced.languages.description_logics as dl
 
 from stratpol.features.vocabulary import GOAL_SUFFIX
 from stratpol.planning import Domain, State
-from stratpol.policy import Kind
+from stratpol.features.kind import Kind
 
 # dlplan's "unreachable" distance is INT32_MAX, pymimir's UINT32_MAX
 _DLPLAN_INFINITY, _MIMIR_INFINITY = 2**31 - 1, 2**32 - 1

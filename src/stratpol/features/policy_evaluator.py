@@ -17,7 +17,8 @@ from stratpol.features.mimir_evaluation import MimirFeatures, StateEvaluation, U
 from stratpol.features.pool import parse_feature
 from stratpol.features.vocabulary import InstanceBridge, Vocabulary
 from stratpol.planning import Instance, State, Successor
-from stratpol.policy import Change, Kind, Policy
+from stratpol.features.kind import Kind
+from stratpol.policy import Change, Policy
 
 # What a rule asks of one feature across a transition (a feature the rule's effect does not
 # mention must keep its value, or for a Boolean feature its valuation).

@@ -26,7 +26,7 @@ from stratpol.features.grammar import Grammar
 from stratpol.features.vocabulary import InstanceBridge, Vocabulary
 from stratpol.planning import State
 from stratpol.planning.quiet import captured_stderr, captured_stdout
-from stratpol.policy import Kind
+from stratpol.features.kind import Kind
 from stratpol.progress import finish_status, report_status
 
 # elements without sub-expressions: their depth is 0

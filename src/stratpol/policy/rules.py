@@ -12,10 +12,7 @@ import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-
-class Kind(enum.Enum):
-    BOOLEAN = "boolean"
-    NUMERICAL = "numerical"
+from stratpol.features.kind import Kind
 
 
 class Change(enum.Enum):
