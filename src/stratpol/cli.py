@@ -176,25 +176,9 @@ def _domain(name_or_path: str):
 
 
 def _load_policy(path: str, vocabulary):
-    from pathlib import Path
+    from stratpol.policy.files import read_policy_file
 
-    from stratpol.policy.dlplan_format import parse_dlplan
-    from stratpol.policy.text import parse_policy
-
-    file = Path(path)
-    if not file.is_file():
-        raise InputError("policy file not found", file)
-    text = file.read_text()
-    if _is_dlplan(text):
-        try:
-            return parse_dlplan(text, vocabulary.factory)
-        except ValueError as error:
-            raise InputError(str(error).splitlines()[0], file) from None
-    return parse_policy(text, file)
-
-
-def _is_dlplan(text: str) -> bool:
-    return text.lstrip().startswith("(:policy")
+    return read_policy_file(path, vocabulary.factory)
 
 
 def _verify(args: argparse.Namespace) -> int:
@@ -226,22 +210,11 @@ def _verify(args: argparse.Namespace) -> int:
 
 def _training_instances(args: argparse.Namespace, domain):
     """The instances given with --instances, or the domain generator's default training set."""
-    from pathlib import Path
-
     from stratpol.generation import domain_folder
-    from stratpol.learning.training import default_training_texts
+    from stratpol.learning.training import default_training_texts, problem_files
 
     if args.instances:
-        files = []
-        for given in map(Path, args.instances):
-            if given.is_file():
-                files.append(given)
-                continue
-            found = [f for f in sorted(given.rglob("*.pddl")) if f.name != "domain.pddl"] if given.is_dir() else []
-            if not found:
-                raise InputError("no PDDL problem files here" if given.is_dir() else "no such file or folder", given)
-            files += found
-        return [domain.load_instance(f) for f in files]
+        return [domain.load_instance(f) for f in problem_files(args.instances)]
     return [domain.instance_from_text(text) for text in default_training_texts(domain_folder(args.domain), args.seed)]
 
 
@@ -251,18 +224,14 @@ def _learning_domain(args: argparse.Namespace):
     were written for, and its folder names the settings; otherwise the registry's domain."""
     from pathlib import Path
 
+    from stratpol.learning.training import domain_file_near
     from stratpol.planning import Domain
 
     if args.domain.endswith(".pddl") or Path(args.domain).is_file():
         domain = Domain(args.domain)
         return domain, domain.path.parent.name
-    if args.instances:
-        first = Path(args.instances[0]).resolve()
-        folder = first if first.is_dir() else first.parent
-        for candidate in (folder, *list(folder.parents)[:2]):
-            if (candidate / "domain.pddl").is_file():
-                return Domain(candidate / "domain.pddl"), args.domain
-    return _domain(args.domain), args.domain
+    near = domain_file_near(args.instances) if args.instances else None
+    return (Domain(near) if near is not None else _domain(args.domain)), args.domain
 
 
 def _learn(args: argparse.Namespace) -> int:
@@ -317,20 +286,19 @@ def _print_certificate(policy) -> None:
 def _check(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from stratpol.policy.text import format_rule, parse_policy
+    from stratpol.policy.files import is_dlplan_text, read_policy_file
+    from stratpol.policy.text import format_rule
     from stratpol.termination import MAX_FEATURES, sieve, stratification_certificate
 
     path = Path(args.policy)
-    if not path.is_file():
-        raise InputError("policy file not found", path)
+    factory = None
     if args.domain is not None:  # dlplan's format needs the domain's vocabulary to read its features
         from stratpol.features import Vocabulary
 
-        policy = _load_policy(args.policy, Vocabulary(_domain(args.domain)))
-    elif _is_dlplan(path.read_text()):
-        raise InputError("a policy in dlplan's format is read with the domain's vocabulary: give --domain", path)
-    else:
-        policy = parse_policy(path.read_text(), path)
+        factory = Vocabulary(_domain(args.domain)).factory
+    elif path.is_file() and is_dlplan_text(path.read_text()):
+        raise InputError("a policy in dlplan's format is read with its domain's vocabulary: give --domain", path)
+    policy = read_policy_file(path, factory)
     result = stratification_certificate(policy, k=args.k)
     print(f"{path}: {result.describe()}")
     if result.stratified:
@@ -349,6 +317,7 @@ def _check(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from stratpol.evaluation import RulePolicy, run
+    from stratpol.evaluation.runner import file_step_bound
     from stratpol.features import Vocabulary
     from stratpol.planning.plans import format_plan, write_plan
 
@@ -359,7 +328,7 @@ def _run(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise InputError(str(error), args.policy) from None
     instance = domain.load_instance(args.problem)
-    bound = args.step_bound if args.step_bound is not None else 10 * len(instance.objects) + 100
+    bound = args.step_bound if args.step_bound is not None else file_step_bound(instance)
     outcome = run(policy, instance, bound, sketch_width=args.sketch_width)
     # as a sketch: how far the policy alone got, and the IW(k) searches it needed
     width = f", effective width {outcome.max_width} (mean {outcome.mean_width:.2f})" if args.sketch_width else ""
@@ -410,11 +379,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     with Progress() as progress:
         result = scaling_evaluation(policy, folder, settings, out, source=source, force=args.force, progress=progress)
     plot_scaling([result], out / "scaling.png", tau=args.tau)
-    print("size  runs  coverage  +-     plan length")
-    for m in result.sizes:
-        length = "-" if m.mean_plan_length is None else f"{m.mean_plan_length:.1f}"
-        print(f"{m.size:>4}  {m.runs:>4}  {m.coverage:>8.3f}  {m.half_width:.3f}  {length:>11}")
-    print(f"Scale {result.scale}, SumCov {result.sum_coverage:.2f}; tables and plot in {out}")
+    print(f"{result.describe()}; tables and plot in {out}")
     return 0
 
 
@@ -437,10 +402,7 @@ def _train_gnn(args: argparse.Namespace) -> int:
     with Progress() as progress:
         report = train_on_generated(folder.name, config, out, args.sizes, args.per_size, args.planner,
                                     args.time_limit, cache_root() / "teacher", force=args.force, progress=progress)
-    print(f"{folder.name} {args.value}: {report.instances} instances (sizes {min(report.sizes)}-{max(report.sizes)}), "
-          f"{report.examples:,} examples, {report.parameters:,} parameters, device {report.device}")
-    print(f"{len(report.epochs)} epochs in {report.seconds:.1f} s ({report.examples_per_second:,.0f} examples/s); "
-          f"best validation {report.best_score:.2f} at epoch {report.best_epoch}; checkpoint in {out}")
+    print(f"{report.describe(folder.name)}; checkpoint in {out}")
     return 0
 
 
@@ -449,7 +411,7 @@ def _train_wl(args: argparse.Namespace) -> int:
 
     from stratpol.generation import domain_folder
     from stratpol.neural.wl import train_wl
-    from stratpol.neural.wl.splits import Split, default_setting
+    from stratpol.neural.wl.splits import Split
 
     folder = domain_folder(args.domain)
     validation = Split(tuple(args.validation_sizes), args.per_size or 1) if args.validation_sizes else None
@@ -459,15 +421,7 @@ def _train_wl(args: argparse.Namespace) -> int:
                           validation=validation, iterations=args.iterations, beam_width=args.beam_width,
                           epochs=args.epochs, xgb_trees=args.xgb_trees, planner_time_limit=args.time_limit,
                           progress=progress)
-    sizes = args.sizes or default_setting(folder.name).train.sizes
-    fit = report.fit
-    held_out = "-" if fit.validation_loss is None else f"{fit.validation_loss:.4f}"
-    print(f"{folder.name} wl-{report.model}-{report.mode}: {report.train_instances} instances (sizes "
-          f"{min(sizes)}-{max(sizes)}), {report.train_transitions} transitions, D = {report.dimension}")
-    print(f"best of {fit.iterations} {'rounds' if report.model == 'xgb' else 'epochs'} at {fit.best_iteration}: "
-          f"train loss {fit.train_loss:.4f}, validation loss {held_out} ({report.validation_instances} instances, "
-          f"{report.validation_unseen_share:.1%} unseen colours at the last WL iteration); "
-          f"{report.seconds:.1f} s; model in {report.folder}")
+    print(report.describe())
     return 0
 
 

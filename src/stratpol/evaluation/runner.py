@@ -63,6 +63,12 @@ def default_step_bound(instance: Instance) -> int:
     return 20 * len(instance.objects) + 100
 
 
+def file_step_bound(instance: Instance, plan_length_bound: int = 100) -> int:
+    """The step bound of a run on an instance file (`stratpol run`, a grid's IPC runs): 10 steps per
+    object, plus L."""
+    return 10 * len(instance.objects) + plan_length_bound
+
+
 def run(policy: GeneralPolicy, instance: Instance, step_bound: int, forbid_revisits: bool = False,
         dead_end_time_limit: float = 10.0, time_limit: float | None = None, sketch_width: int = 0) -> RunOutcome:
     """Follow the policy from the initial state until a goal, or a failure.

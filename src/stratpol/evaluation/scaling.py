@@ -77,6 +77,14 @@ class ScalingResult:
     decision_ms: float | None = None  # run milliseconds per step, over the same runs
     provenance: Provenance | None = None  # the policy's content hash, every setting, the version
 
+    def describe(self) -> str:
+        """A row per size (runs, coverage and half-width, mean plan length), then Scale and SumCov."""
+        lines = ["size  runs  coverage  +-     plan length"]
+        for m in self.sizes:
+            length = "-" if m.mean_plan_length is None else f"{m.mean_plan_length:.1f}"
+            lines.append(f"{m.size:>4}  {m.runs:>4}  {m.coverage:>8.3f}  {m.half_width:.3f}  {length:>11}")
+        return "\n".join(lines + [f"Scale {self.scale}, SumCov {self.sum_coverage:.2f}"])
+
 
 @dataclass(frozen=True)
 class ScalingSettings:

@@ -166,6 +166,7 @@ def ipc_instances(config: ExperimentConfig, domain: str) -> list[Path]:
 def _ipc(config: ExperimentConfig, cell: Cell, policy: GeneralPolicy, row: CellRow, report) -> None:
     """One run per IPC test instance (resumable through ipc.jsonl), step bound 10 * objects + L."""
     from stratpol.evaluation import run
+    from stratpol.evaluation.runner import file_step_bound
 
     files = ipc_instances(config, cell.domain)
     if not files:
@@ -184,7 +185,7 @@ def _ipc(config: ExperimentConfig, cell: Cell, policy: GeneralPolicy, row: CellR
         if key in done:
             continue
         instance = domain.load_instance(path)
-        bound = 10 * len(instance.objects) + config.evaluation.plan_length_bound
+        bound = file_step_bound(instance, config.evaluation.plan_length_bound)
         outcome = run(policy, instance, bound, time_limit=config.evaluation.ipc_time_limit)
         record = {"file": key, "objects": len(instance.objects), "solved": outcome.solved, "steps": outcome.steps,
                   "seconds": outcome.seconds, "failure": None if outcome.failure is None else outcome.failure.value}

@@ -89,6 +89,15 @@ class TrainingReport:
         spent = sum(e.seconds for e in self.epochs)
         return self.examples * len(self.epochs) / spent if spent else 0.0
 
+    def describe(self, domain: str) -> str:
+        """Two lines: what it trained on, and how training went."""
+        sizes = f" (sizes {min(self.sizes)}-{max(self.sizes)})" if self.sizes else ""
+        best = "-" if self.best_score is None else f"{self.best_score:.2f} at epoch {self.best_epoch}"
+        return (f"{domain} {self.value}: {self.instances} instances{sizes}, {self.examples:,} examples, "
+                f"{self.parameters:,} parameters, device {self.device}\n"
+                f"{len(self.epochs)} epochs in {self.seconds:.1f} s ({self.examples_per_second:,.0f} examples/s); "
+                f"best validation {best}")
+
 
 def train_gnn(domain: str, trajectories: Sequence[TeacherTrajectory], config: TrainingConfig, out: Path,
               progress: Callable[[str], None] = lambda line: None) -> TrainingReport:

@@ -46,6 +46,19 @@ class WLTrainReport:
     validation_unseen_share: float
     teacher_seconds: float
     seconds: float
+    train_sizes: tuple[int, ...] = ()
+
+    def describe(self) -> str:
+        """Two lines: what it trained on, and how the fit went."""
+        fit = self.fit
+        held_out = "-" if fit.validation_loss is None else f"{fit.validation_loss:.4f}"
+        sizes = f" (sizes {min(self.train_sizes)}-{max(self.train_sizes)})" if self.train_sizes else ""
+        return (f"{self.domain} wl-{self.model}-{self.mode}: {self.train_instances} instances{sizes}, "
+                f"{self.train_transitions} transitions, D = {self.dimension}\n"
+                f"best of {fit.iterations} {'rounds' if self.model == 'xgb' else 'epochs'} at {fit.best_iteration}: "
+                f"train loss {fit.train_loss:.4f}, validation loss {held_out} ({self.validation_instances} "
+                f"instances, {self.validation_unseen_share:.1%} unseen colours at the last WL iteration); "
+                f"{self.seconds:.1f} s; model in {self.folder}")
 
 
 def embed_trajectories(features: WLFeatures, trajectories: Sequence[TeacherTrajectory],
@@ -123,4 +136,4 @@ def train_wl(domain: str, model: str = "xgb", mode: str = "delta", out: Path | s
     write_text_atomically(out / CONFIG_FILE, json.dumps(config, indent=1) + "\n")
     return WLTrainReport(folder.name, model, mode, str(out), len(train), config["train_transitions"], len(held_out),
                          features.dimension, fit, colours.unseen_share(), teacher_seconds,
-                         time.perf_counter() - started)
+                         time.perf_counter() - started, tuple(sizes))
