@@ -29,6 +29,7 @@ from stratpol.generation.size_csp import size_exists
 from stratpol.planning import Domain
 from stratpol.progress import finish_status, report_status
 from stratpol.provenance import Provenance, claim_folder
+from stratpol.records import append_record, read_records
 
 RESULTS = ("runs.jsonl", "scaling.csv", "scaling.json", "scaling.png")  # what an evaluation folder holds
 
@@ -108,10 +109,7 @@ class ScalingSettings:
 
 def read_runs(folder: Path) -> list[RunRecord]:
     """The runs an evaluation folder's runs.jsonl holds, in the order they finished (none: [])."""
-    path = folder / "runs.jsonl"
-    if not path.is_file():
-        return []
-    return [RunRecord(**json.loads(line)) for line in path.read_text().splitlines() if line.strip()]
+    return read_records(folder / "runs.jsonl", RunRecord)
 
 
 class _RunLog:
@@ -124,8 +122,7 @@ class _RunLog:
     def add(self, record: RunRecord) -> None:
         self.done[(record.size, record.index)] = record
         if self.path is not None:
-            with self.path.open("a") as file:
-                file.write(json.dumps(asdict(record)) + "\n")
+            append_record(self.path, record)
 
 
 def scaling_evaluation(policy: GeneralPolicy, folder: DomainFolder, settings: ScalingSettings = ScalingSettings(),

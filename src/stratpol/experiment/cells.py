@@ -23,6 +23,7 @@ from stratpol.experiment.config import ExperimentConfig
 from stratpol.generation import domain_folder
 from stratpol.methods import MethodKind, TrainingFailed, method
 from stratpol.provenance import changed_settings, fingerprint, path_hash
+from stratpol.records import append_record, read_records
 
 LEARNED = "learned.json"  # written into an artifact folder once training is complete
 
@@ -152,6 +153,18 @@ def _scaling(config: ExperimentConfig, cell: Cell, policy: GeneralPolicy, row: C
     row.mean_plan_length, row.decision_ms = result.mean_plan_length, result.decision_ms
 
 
+@dataclass(frozen=True)
+class IpcRun:
+    """One run on an IPC test file, a line of the evaluation folder's ipc.jsonl."""
+
+    file: str  # relative to the domain's IPC folder
+    objects: int
+    solved: bool
+    steps: int
+    seconds: float
+    failure: str | None
+
+
 def ipc_instances(config: ExperimentConfig, domain: str) -> list[Path]:
     """The first `ipc_instances` problem files of each configured level of the domain's IPC test set."""
     folder = config.ipc_folder(domain)
@@ -172,12 +185,7 @@ def _ipc(config: ExperimentConfig, cell: Cell, policy: GeneralPolicy, row: CellR
     if not files:
         return
     log = evaluation_folder(config, cell) / "ipc.jsonl"
-    done = {}
-    if log.is_file():
-        for line in log.read_text().splitlines():
-            if line.strip():
-                record = json.loads(line)
-                done[record["file"]] = record
+    done = {record.file: record for record in read_records(log, IpcRun)}
     domain = domain_folder(cell.domain).domain
     root = config.ipc_folder(cell.domain)
     for path in files:
@@ -187,16 +195,15 @@ def _ipc(config: ExperimentConfig, cell: Cell, policy: GeneralPolicy, row: CellR
         instance = domain.load_instance(path)
         bound = file_step_bound(instance, config.evaluation.plan_length_bound)
         outcome = run(policy, instance, bound, time_limit=config.evaluation.ipc_time_limit)
-        record = {"file": key, "objects": len(instance.objects), "solved": outcome.solved, "steps": outcome.steps,
-                  "seconds": outcome.seconds, "failure": None if outcome.failure is None else outcome.failure.value}
+        record = IpcRun(key, len(instance.objects), outcome.solved, outcome.steps, outcome.seconds,
+                        None if outcome.failure is None else outcome.failure.value)
         done[key] = record
-        with log.open("a") as file:
-            file.write(json.dumps(record) + "\n")
-        report(f"IPC {key}: {'solved in ' + str(outcome.steps) + ' steps' if outcome.solved else record['failure']}"
+        append_record(log, record)
+        report(f"IPC {key}: {'solved in ' + str(outcome.steps) + ' steps' if outcome.solved else record.failure}"
                f" ({outcome.seconds:.1f} s)")
     records = [done[str(p.relative_to(root))] for p in files]
-    solved = [r for r in records if r["solved"]]
-    steps = sum(r["steps"] for r in records)
+    solved = [r for r in records if r.solved]
+    steps = sum(r.steps for r in records)
     row.ipc_solved, row.ipc_total = len(solved), len(records)
-    row.ipc_mean_plan_length = sum(r["steps"] for r in solved) / len(solved) if solved else None
-    row.ipc_decision_ms = 1000 * sum(r["seconds"] for r in records) / steps if steps else None
+    row.ipc_mean_plan_length = sum(r.steps for r in solved) / len(solved) if solved else None
+    row.ipc_decision_ms = 1000 * sum(r.seconds for r in records) / steps if steps else None
