@@ -232,7 +232,8 @@ def test_an_evaluation_folder_is_never_resumed_by_another_policy(tmp_path):
     ("--epsilon", "-1", "argument --epsilon: must be in (0, 1), not -1"),
     ("--kappa", "2", "argument --kappa: must be in (0, 1), not 2"),
     ("--tau", "1.5", "argument --tau: must be in [0, 1], not 1.5"),
-    ("--seconds-per-size", "0", "argument --seconds-per-size: must be in (0, inf), not 0"),
+    ("--seconds-per-size", "0", "argument --seconds-per-size: must be positive, not 0"),
+    ("--max-size", "0", "argument --max-size: must be at least 1, not 0"),
 ])
 def test_protocol_settings_out_of_range_are_one_line_and_exit_2(option, value, message, tmp_path):
     run = stratpol("evaluate", GOLDEN_GRIPPER, "--domain", "gripper", option, value, "--out", tmp_path / "e")

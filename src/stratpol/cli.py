@@ -347,9 +347,11 @@ def _evaluate(args: argparse.Namespace) -> int:
 
     from stratpol.evaluation import PlannerPolicy, RulePolicy
     from stratpol.evaluation.plots import plot_scaling
-    from stratpol.evaluation.scaling import ScalingSettings, scaling_evaluation
+    from stratpol.evaluation.protocol import ScalingSettings
+    from stratpol.evaluation.scaling import scaling_evaluation
     from stratpol.features import Vocabulary
     from stratpol.generation import domain_folder
+    from stratpol.parameters import from_options
     from stratpol.provenance import path_hash
 
     if (args.policy is None) == (args.planner is None):
@@ -371,9 +373,7 @@ def _evaluate(args: argparse.Namespace) -> int:
                                 name=Path(args.policy).stem)
         except ValueError as error:
             raise InputError(str(error), args.policy) from None
-    settings = ScalingSettings(epsilon=args.epsilon, kappa=args.kappa, tau=args.tau, zeta=args.zeta,
-                               plan_length_bound=args.plan_length_bound, max_size=args.max_size,
-                               seconds_per_size=args.seconds_per_size, seed=args.seed, jobs=args.jobs)
+    settings = from_options(ScalingSettings(), args)
     out = Path(args.out)
     source = f"planner {args.planner}" if args.planner is not None else path_hash(Path(args.policy))
     with Progress() as progress:
@@ -550,7 +550,9 @@ def _bench_saved_policies(args: argparse.Namespace, root, progress) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from stratpol.evaluation.protocol import ScalingSettings
     from stratpol.methods import GNN_VALUES
+    from stratpol.parameters import add_options
     from stratpol.planning.planners import PLANNERS
 
     parser = _Parser(prog="stratpol", description="Learn and evaluate general policies for classical planning.")
@@ -642,19 +644,7 @@ def build_parser() -> argparse.ArgumentParser:
                           help="policy file, or a trained model's folder (or use --planner for the baseline)")
     evaluate.add_argument("--planner", metavar="NAME", help="evaluate a planner as the policy (e.g. lama-first)")
     evaluate.add_argument("--domain", required=True, help="domain name (instances come from its generator)")
-    evaluate.add_argument("--max-size", type=_positive, default=200, metavar="N", help="largest size (default: 200)")
-    evaluate.add_argument("--epsilon", type=_number_within(0, 1), default=0.05,
-                          help="interval half-width, in (0, 1) (default: 0.05)")
-    evaluate.add_argument("--kappa", type=_number_within(0, 1), default=0.1,
-                          help="1 - confidence, in (0, 1) (default: 0.1)")
-    evaluate.add_argument("--tau", type=_number_within(0, 1, True, True), default=0.3,
-                          help="coverage threshold, in [0, 1] (default: 0.3)")
-    evaluate.add_argument("--zeta", type=_positive, default=2, help="sizes below tau before stopping (default: 2)")
-    evaluate.add_argument("--plan-length-bound", type=_positive, default=100, metavar="L",
-                          help="step bound L; size n runs with L + n (default: 100)")
-    evaluate.add_argument("--seconds-per-size", type=_seconds, metavar="S", help="time budget per size")
-    evaluate.add_argument("--jobs", type=_positive, default=1, metavar="J", help="parallel runs (default: 1)")
-    evaluate.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default: 0)")
+    add_options(evaluate, ScalingSettings())  # the protocol: --epsilon, --kappa, --max-size, ...
     evaluate.add_argument("--out", required=True, metavar="DIR",
                           help="output folder (resumed if this policy and these settings began it)")
     evaluate.add_argument("--force", action="store_true",

@@ -21,10 +21,10 @@ from stratpol.errors import InputError
 PROVENANCE = "provenance.json"
 
 
-def changed_settings(settings: Any) -> dict:
-    """The fields of a settings dataclass that differ from their defaults: a field added later with a
-    default leaves the hashes of existing results unchanged."""
-    default = type(settings)()
+def changed_settings(settings: Any, default: Any = None) -> dict:
+    """The fields of a settings dataclass that differ from `default` (its class's defaults when None):
+    a field added later with a default leaves the hashes of existing results unchanged."""
+    default = type(settings)() if default is None else default
     return {f.name: getattr(settings, f.name) for f in fields(settings)
             if getattr(settings, f.name) != getattr(default, f.name)}
 

@@ -38,7 +38,7 @@ def test_a_valid_config_parses_with_paths_relative_to_the_file(tmp_path):
     assert config.name == "grid"
     assert config.domains == ("gripper", "ferry") and config.seeds == (0, 1)
     assert config.out == tmp_path.resolve() / "results" / "grid"
-    assert config.evaluation.max_size == 12 and config.evaluation.seconds_per_size == 5.0
+    assert config.evaluation.protocol.max_size == 12 and config.evaluation.protocol.seconds_per_size == 5.0
     assert config.evaluation.ipc_benchmarks == str((tmp_path / "ipc").resolve())
     assert config.gnn.epochs == 3 and config.gnn.sizes == {"gripper": "5:8"} and config.gnn.layers == 16
 
@@ -62,7 +62,7 @@ def test_every_known_method_has_a_kind():
     (("\"lama-first\"]", "\"lama-last\"]"), "methods: unknown method 'lama-last'"),
     (("seeds = [0, 1]", "seeds = [0, \"one\"]"), "seeds: expected a non-empty list of integers"),
     (("max_size = 12", "max_size = \"twelve\""), "evaluation.max_size: expected int, got str"),
-    (("max_size = 12", "max_size = -3"), "evaluation.max_size: must be positive"),
+    (("max_size = 12", "max_size = -3"), "evaluation.max_size: must be at least 1, not -3"),
     (("max_size = 12", "max_sise = 12"), "evaluation.max_sise: unknown key"),
     (("ipc_benchmarks = \"ipc\"", "ipc_benchmarks = \"missing\""), "evaluation.ipc_benchmarks: folder not found"),
     (("epochs = 3", "epochs = 3.5"), "gnn.epochs: expected int, got float"),

@@ -26,6 +26,7 @@ from stratpol.evaluation.runner import run
 from stratpol.generation.registry import DomainFolder
 from stratpol.generation.sampling import sample
 from stratpol.generation.size_csp import size_exists
+from stratpol.evaluation.protocol import ScalingSettings
 from stratpol.planning import Domain
 from stratpol.progress import finish_status, report_status
 from stratpol.provenance import Provenance, claim_folder
@@ -87,24 +88,6 @@ class ScalingResult:
         return "\n".join(lines + [f"Scale {self.scale}, SumCov {self.sum_coverage:.2f}"])
 
 
-@dataclass(frozen=True)
-class ScalingSettings:
-    epsilon: float = 0.05
-    kappa: float = 0.1
-    tau: float = 0.3
-    zeta: int = 2
-    plan_length_bound: int = 100  # L: a size n runs with step bound L + n
-    max_size: int = 200
-    max_runs_per_size: int = 1000
-    seconds_per_size: float | None = None
-    forbid_revisits: bool = False
-    seed: int = 0
-    jobs: int = 1
-
-    def provenance(self, source: str, domain: str) -> Provenance:
-        """The fingerprint of an evaluation of `source` (a policy's content hash, or a planner's name)
-        with these settings: a larger max_size extends it, and the jobs do not change its runs."""
-        return Provenance("scaling evaluation", source, domain, asdict(self), free=("max_size", "jobs"))
 
 
 def read_runs(folder: Path) -> list[RunRecord]:

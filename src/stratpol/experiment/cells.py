@@ -9,6 +9,7 @@ methods only.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 import time
@@ -19,7 +20,7 @@ from pathlib import Path
 from stratpol.atomic import write_text_atomically
 from stratpol.errors import InputError
 from stratpol.evaluation.policies import GeneralPolicy
-from stratpol.experiment.config import ExperimentConfig
+from stratpol.experiment.config import ExperimentConfig, evaluation_settings
 from stratpol.generation import domain_folder
 from stratpol.methods import MethodKind, TrainingFailed, method
 from stratpol.provenance import changed_settings, fingerprint, path_hash
@@ -77,7 +78,7 @@ def training_settings(config: ExperimentConfig, cell: Cell) -> dict:
 
 
 def cell_fingerprint(config: ExperimentConfig, cell: Cell) -> str:
-    return fingerprint(training_settings(config, cell), config.evaluation)
+    return fingerprint(training_settings(config, cell), evaluation_settings(config.evaluation))
 
 
 def artifact_folder(config: ExperimentConfig, cell: Cell) -> Path:
@@ -134,19 +135,15 @@ def _named(policy: GeneralPolicy, cell: Cell) -> GeneralPolicy:
 
 def _scaling(config: ExperimentConfig, cell: Cell, policy: GeneralPolicy, row: CellRow, report) -> None:
     from stratpol.evaluation.plots import plot_scaling
-    from stratpol.evaluation.scaling import ScalingSettings, scaling_evaluation
+    from stratpol.evaluation.scaling import scaling_evaluation
 
-    e = config.evaluation
-    settings = ScalingSettings(epsilon=e.epsilon, kappa=e.kappa, tau=e.tau, zeta=e.zeta,
-                               plan_length_bound=e.plan_length_bound, max_size=e.max_size,
-                               max_runs_per_size=e.max_runs_per_size, seconds_per_size=e.seconds_per_size,
-                               seed=cell.seed, jobs=1)
+    settings = dataclasses.replace(config.evaluation.protocol, seed=cell.seed, jobs=1)
     out = evaluation_folder(config, cell)
     # a folder left by an older artifact of this cell (retrained since) starts afresh
     source = cell.method if row.artifact is None else path_hash(config.out / row.artifact)
     result = scaling_evaluation(policy, domain_folder(cell.domain), settings, out, progress=report, source=source,
                                 force=True)
-    plot_scaling([result], out / "scaling.png", tau=e.tau)
+    plot_scaling([result], out / "scaling.png")  # tau and kappa from the result's provenance
     row.evaluation = str(out.relative_to(config.out))  # rows stay valid when the results folder moves
     row.scale, row.sum_coverage = result.scale, result.sum_coverage
     row.largest_size = result.sizes[-1].size if result.sizes else 0
@@ -193,7 +190,7 @@ def _ipc(config: ExperimentConfig, cell: Cell, policy: GeneralPolicy, row: CellR
         if key in done:
             continue
         instance = domain.load_instance(path)
-        bound = file_step_bound(instance, config.evaluation.plan_length_bound)
+        bound = file_step_bound(instance, config.evaluation.protocol.plan_length_bound)
         outcome = run(policy, instance, bound, time_limit=config.evaluation.ipc_time_limit)
         record = IpcRun(key, len(instance.objects), outcome.solved, outcome.steps, outcome.seconds,
                         None if outcome.failure is None else outcome.failure.value)

@@ -3,25 +3,24 @@
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from stratpol.errors import InputError
+from stratpol.evaluation.protocol import GRID_PROTOCOL, ScalingSettings
 from stratpol.methods import method, method_names
+from stratpol.parameters import ParameterError, from_mapping
+from stratpol.provenance import changed_settings
+
+S = TypeVar("S")
 
 @dataclass(frozen=True)
 class EvaluationConfig:
-    """The scaling protocol's parameters, and how the IPC 2023 test sets are run."""
+    """How a grid judges each cell: the scaling protocol (its `[evaluation]` keys are the protocol's
+    field names; seed and jobs come from the cell), and the runs on the IPC 2023 test sets."""
 
-    max_size: int = 50
-    seconds_per_size: float | None = 30.0
-    epsilon: float = 0.1
-    kappa: float = 0.1
-    tau: float = 0.3
-    zeta: int = 2
-    plan_length_bound: int = 100
-    max_runs_per_size: int = 1000
+    protocol: ScalingSettings = GRID_PROTOCOL
     ipc_benchmarks: str | None = None  # folder of <domain>/{domain.pddl,testing/<level>/*.pddl}
     ipc_levels: tuple[str, ...] = ("easy",)
     ipc_instances: int = 10  # the first K files of each level
@@ -126,6 +125,15 @@ class _Reader:
             self.fail(key, f"must be positive, not {value}")
         return value
 
+    def parameters(self, default: S, exclude: tuple[str, ...] = ()) -> S:
+        """`default` (a settings dataclass of `stratpol.parameters` fields) with this table's values."""
+        names = {f.name for f in fields(default)} - set(exclude)
+        self.used |= names & set(self.data)
+        try:
+            return from_mapping(default, {k: v for k, v in self.data.items() if k in names})
+        except ParameterError as error:
+            self.fail(error.key, error.message)
+
     def strings(self, key: str, default: tuple[str, ...] | None = None) -> tuple[str, ...]:
         value = self.get(key, list, None)
         if value is None:
@@ -226,27 +234,22 @@ def _evaluation(table: _Reader, base: Path) -> EvaluationConfig:
         ipc = str((base / ipc).resolve())
         if not Path(ipc).is_dir():
             table.fail("ipc_benchmarks", f"folder not found: {ipc}")
-    seconds = table.get("seconds_per_size", (int, float), default.seconds_per_size)
-    if seconds is not None and seconds <= 0:
-        table.fail("seconds_per_size", f"must be positive, not {seconds}")
     config = EvaluationConfig(
-        max_size=table.positive("max_size", int, default.max_size),
-        seconds_per_size=seconds,
-        epsilon=table.positive("epsilon", float, default.epsilon),
-        kappa=table.positive("kappa", float, default.kappa),
-        tau=table.get("tau", float, default.tau),
-        zeta=table.positive("zeta", int, default.zeta),
-        plan_length_bound=table.positive("plan_length_bound", int, default.plan_length_bound),
-        max_runs_per_size=table.positive("max_runs_per_size", int, default.max_runs_per_size),
+        protocol=table.parameters(GRID_PROTOCOL, exclude=("seed", "jobs")),
         ipc_benchmarks=ipc,
         ipc_levels=table.strings("ipc_levels", default.ipc_levels),
         ipc_instances=table.positive("ipc_instances", int, default.ipc_instances),
         ipc_time_limit=table.positive("ipc_time_limit", float, default.ipc_time_limit),
     )
-    if not 0 < config.epsilon < 1 or not 0 < config.kappa < 1:
-        table.fail("epsilon" if not 0 < config.epsilon < 1 else "kappa", "must lie strictly between 0 and 1")
     table.finish()
     return config
+
+
+def evaluation_settings(evaluation: EvaluationConfig) -> dict:
+    """What of a grid's evaluation differs from the defaults, as one flat table: the protocol's
+    fields against GRID_PROTOCOL, then the IPC runs' (the shape cells have been keyed by)."""
+    ipc = {key: value for key, value in changed_settings(evaluation).items() if key != "protocol"}
+    return {**changed_settings(evaluation.protocol, GRID_PROTOCOL), **ipc}
 
 
 def _rules(table: _Reader) -> RulesConfig:

@@ -1,0 +1,40 @@
+"""The scaling protocol's parameters (Gros et al., 2025), declared once: a light module, so that the
+command line builds its options from them without loading the planning engine."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from stratpol.parameters import at_least, parameter, positive, validate, within
+from stratpol.provenance import Provenance
+
+
+@dataclass(frozen=True)
+class ScalingSettings:
+    """`stratpol evaluate` makes its options from these fields, and experiment configs read their
+    `[evaluation]` table with them (grids start from `GRID_PROTOCOL`)."""
+
+    epsilon: float = parameter(0.05, "half-width of the interval on coverage each size runs until",
+                               within(0, 1), "E")
+    kappa: float = parameter(0.1, "1 - confidence of that interval", within(0, 1), "K")
+    tau: float = parameter(0.3, "coverage below which a size counts as failed", within(0, 1, True, True), "T")
+    zeta: int = parameter(2, "failed sizes in a row before stopping", at_least(1), "Z")
+    plan_length_bound: int = parameter(100, "L: a size n runs with step bound L + n", at_least(1), "L")
+    max_size: int = parameter(200, "largest size", at_least(1), "N")
+    max_runs_per_size: int = parameter(1000, "runs of one size at most", at_least(1), "R")
+    seconds_per_size: float | None = parameter(None, "time budget per size, in seconds", positive, "S")
+    forbid_revisits: bool = parameter(False, "a run fails when it returns to a state it visited")
+    seed: int = parameter(0, "random seed of the instance draws and tie-breaks", None, "S")
+    jobs: int = parameter(1, "parallel runs", at_least(1), "J")
+
+    def __post_init__(self) -> None:
+        validate(self)
+
+    def provenance(self, source: str, domain: str) -> Provenance:
+        """The fingerprint of an evaluation of `source` (a policy's content hash, or a planner's name)
+        with these settings: a larger max_size extends it, and the jobs do not change its runs."""
+        return Provenance("scaling evaluation", source, domain, asdict(self), free=("max_size", "jobs"))
+
+
+# Experiment grids run many cells: a coarser interval, sizes up to 50 and 30 s per size by default
+GRID_PROTOCOL = ScalingSettings(epsilon=0.1, max_size=50, seconds_per_size=30.0)
