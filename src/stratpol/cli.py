@@ -389,19 +389,18 @@ def _train_gnn(args: argparse.Namespace) -> int:
     from stratpol.cache import cache_root
     from stratpol.generation import domain_folder
     from stratpol.neural.policies import pick_device, set_cpu_threads
-    from stratpol.neural.train import TrainingConfig, train_on_generated
+    from stratpol.neural.settings import GNNTraining
+    from stratpol.neural.train import train_on_generated
+    from stratpol.parameters import from_options
 
     folder = domain_folder(args.domain)
     pick_device(args.device)  # a missing CUDA device fails here, before any work
     set_cpu_threads(args.threads)
-    config = TrainingConfig(value=args.value, hidden=args.hidden, layers=args.layers, epochs=args.epochs,
-                            batch_size=args.batch_size, seed=args.seed, device=args.device,
-                            validate_every=args.validate_every, validation_instances=args.validation_instances,
-                            validation_sizes=args.validation_sizes, patience=args.patience)
+    config = from_options(GNNTraining(), args)
     out = Path(args.out)
     with Progress() as progress:
-        report = train_on_generated(folder.name, config, out, args.sizes, args.per_size, args.planner,
-                                    args.time_limit, cache_root() / "teacher", force=args.force, progress=progress)
+        report = train_on_generated(folder.name, config, out, args.sizes, cache_root() / "teacher",
+                                    force=args.force, progress=progress)
     print(f"{report.describe(folder.name)}; checkpoint in {out}")
     return 0
 
@@ -551,7 +550,7 @@ def _bench_saved_policies(args: argparse.Namespace, root, progress) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     from stratpol.evaluation.protocol import ScalingSettings
-    from stratpol.methods import GNN_VALUES
+    from stratpol.neural.settings import GNNTraining
     from stratpol.parameters import add_options
     from stratpol.planning.planners import PLANNERS
 
@@ -653,32 +652,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     train_gnn = commands.add_parser("train-gnn", help="train an R-GNN value or Q-value policy on optimal plans")
     train_gnn.add_argument("domain", help="domain name (training instances come from its generator)")
-    train_gnn.add_argument("--value", choices=GNN_VALUES, default="q-heu",
-                           help="V, vanilla Q, or Q with the explicit / heuristic regulariser (default: q-heu)")
+    add_options(train_gnn, GNNTraining())  # --value, --epochs, --layers, ... (stratpol.neural.settings)
     train_gnn.add_argument("--sizes", type=_size_range, metavar="A:B",
                            help="training sizes (default: the 12 smallest sizes of the domain)")
-    train_gnn.add_argument("--per-size", type=_positive, default=10, metavar="K",
-                           help="distinct instances per size, fewer where a size has fewer (default: 10)")
-    train_gnn.add_argument("--planner", choices=["fd-opt", "astar-lmcut"], default="fd-opt",
-                           help="optimal teacher (default: fd-opt, FD's seq-opt-merge-and-shrink)")
-    train_gnn.add_argument("--time-limit", type=_seconds, default=60.0, metavar="S",
-                           help="teacher seconds per instance; unsolved instances are dropped (default: 60)")
-    train_gnn.add_argument("--epochs", type=_positive, default=100, metavar="E", help="(default: 100)")
-    train_gnn.add_argument("--batch-size", type=_positive, default=256, metavar="B", help="states per batch (default: 256)")
-    train_gnn.add_argument("--hidden", type=_positive, default=32, metavar="D", help="embedding size (default: 32)")
-    train_gnn.add_argument("--layers", type=_positive, default=30, metavar="L", help="message-passing layers (default: 30)")
-    train_gnn.add_argument("--validate-every", type=_positive, default=1, metavar="E",
-                           help="dynamic validation every E epochs (default: 1)")
-    train_gnn.add_argument("--patience", type=_positive, metavar="P",
-                           help="stop after P validations without improvement (default: run all epochs)")
-    train_gnn.add_argument("--validation-instances", type=_positive, default=10, metavar="M",
-                           help="instances per size in dynamic validation (default: 10)")
-    train_gnn.add_argument("--validation-sizes", type=_positive, default=5, metavar="K",
-                           help="validation goes at most K sizes above the training sizes (default: 5)")
-    train_gnn.add_argument("--device", default="auto", help="auto, cpu or cuda (default: auto)")
     train_gnn.add_argument("--threads", type=_positive, default=1, metavar="T",
                            help="torch CPU threads; small graphs run fastest on one (default: 1)")
-    train_gnn.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default: 0)")
     train_gnn.add_argument("--out", required=True, metavar="DIR", help="checkpoint folder (gnn.json, model.pt)")
     train_gnn.add_argument("--force", action="store_true",
                            help="replace a model trained with other settings in the checkpoint folder")

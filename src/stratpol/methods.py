@@ -7,6 +7,7 @@ that folder (or, for a planner, nothing) becomes a policy. The neural entries im
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import json
 from collections.abc import Callable
@@ -131,16 +132,15 @@ def _train_gnn(value: str, config: ExperimentConfig, domain: str, seed: int, fol
     from stratpol.cache import cache_root
     from stratpol.experiment.config import size_range
     from stratpol.neural.policies import set_cpu_threads
-    from stratpol.neural.train import TrainingConfig, train_on_generated
+    from stratpol.neural.train import train_on_generated
 
     set_cpu_threads(1)
     gnn = config.gnn
     sizes = size_range(gnn.sizes[domain]) if domain in gnn.sizes else None
-    training = TrainingConfig(value=value, hidden=gnn.hidden, layers=gnn.layers, epochs=gnn.epochs,
-                              batch_size=gnn.batch_size, seed=seed, device="cpu", validate_every=gnn.validate_every,
-                              validation_instances=gnn.validation_instances, validation_sizes=gnn.validation_sizes)
-    train_on_generated(domain, training, folder, sizes, gnn.per_size.get(domain, 10), gnn.planner, gnn.time_limit,
-                       cache_root() / "teacher", report, force=True)  # the grid owns its folders
+    training = dataclasses.replace(gnn.training, value=value, seed=seed,
+                                   per_size=gnn.per_size.get(domain, gnn.training.per_size))
+    train_on_generated(domain, training, folder, sizes, cache_root() / "teacher", report,
+                       force=True)  # the grid owns its folders
 
 
 def _load_gnn(config: ExperimentConfig, domain: str, seed: int, folder: Path | None) -> GeneralPolicy:

@@ -15,9 +15,19 @@ S = TypeVar("S")
 Check = Callable[[Any], "str | None"]  # a value -> what is wrong with it, or None
 
 
-def parameter(default: Any, help: str, check: Check | None = None, metavar: str | None = None) -> Any:
-    """A dataclass field with its help text and range check."""
-    return dataclasses.field(default=default, metadata={"help": help, "check": check, "metavar": metavar})
+def parameter(default: Any, help: str, check: Check | None = None, metavar: str | None = None,
+              choices: tuple[str, ...] | None = None) -> Any:
+    """A dataclass field with its help text and its range check (or the names it may take)."""
+    if choices is not None:
+        check = one_of(choices)
+    return dataclasses.field(default=default, metadata={"help": help, "check": check, "metavar": metavar,
+                                                        "choices": choices})
+
+
+def one_of(choices: tuple[str, ...]) -> Check:
+    def check(value: Any) -> str | None:
+        return None if value in choices else f"must be one of {', '.join(choices)}, not {value!r}"
+    return check
 
 
 def within(low: float, high: float, low_included: bool = False, high_included: bool = False) -> Check:
@@ -95,6 +105,10 @@ def add_options(parser: argparse.ArgumentParser, default: object, exclude: Itera
         if kind is bool:
             parser.add_argument(f"--{field.name.replace('_', '-')}", action=argparse.BooleanOptionalAction,
                                 default=value, help=help)
+            continue
+        if field.metadata.get("choices"):
+            parser.add_argument(f"--{field.name.replace('_', '-')}", choices=field.metadata["choices"], default=value,
+                                help=help)
             continue
         parser.add_argument(f"--{field.name.replace('_', '-')}", type=_option_type(kind, field.metadata.get("check")),
                             default=value, metavar=field.metadata.get("metavar") or field.name.upper(), help=help)

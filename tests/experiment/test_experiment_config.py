@@ -40,7 +40,7 @@ def test_a_valid_config_parses_with_paths_relative_to_the_file(tmp_path):
     assert config.out == tmp_path.resolve() / "results" / "grid"
     assert config.evaluation.protocol.max_size == 12 and config.evaluation.protocol.seconds_per_size == 5.0
     assert config.evaluation.ipc_benchmarks == str((tmp_path / "ipc").resolve())
-    assert config.gnn.epochs == 3 and config.gnn.sizes == {"gripper": "5:8"} and config.gnn.layers == 16
+    assert config.gnn.training.epochs == 3 and config.gnn.sizes == {"gripper": "5:8"} and config.gnn.training.layers == 16
 
 
 def test_a_teacher_chain_is_a_teacher_and_a_wrong_planner_in_it_is_named(tmp_path):

@@ -12,7 +12,8 @@ from stratpol.evaluation import run
 from stratpol.generation import domain_folder
 from stratpol.neural.data import DEAD_END_VALUE, optimal_trajectory, teacher_data
 from stratpol.neural.policies import CHECKPOINT_FILES, GNNPolicy, load_gnn_policy, pick_device
-from stratpol.neural.train import TrainingConfig, train_gnn, train_on_generated
+from stratpol.neural.settings import GNNTraining
+from stratpol.neural.train import train_gnn, train_on_generated
 from stratpol.planning.plans import validate_plan
 from stratpol.provenance import Provenance, claim_folder
 
@@ -56,8 +57,8 @@ def trained(tmp_path_factory):
     out = tmp_path_factory.mktemp("gnn")
     trajectories = teacher_data("gripper", range(5, 10), 1, planner_name="astar-lmcut", heuristics=False,
                                 cache_dir=out / "cache")
-    config = TrainingConfig(value="q-exp", epochs=100, hidden=16, layers=6, batch_size=16, device="cpu",
-                            validation_instances=1, validation_sizes=3, validate_every=10)
+    config = GNNTraining(value="q-exp", epochs=100, hidden=16, layers=6, batch_size=16, device="cpu",
+                         validation_instances=1, validation_sizes=3, validate_every=10)
     yield out / "model", train_gnn("gripper", trajectories, config, out / "model")
     torch.set_num_threads(threads)
 
@@ -116,8 +117,8 @@ def test_patience_stops_when_validation_does_not_improve(tmp_path):
     # a learning rate of 0 keeps the model, so every validation after the first ties the best
     trajectories = teacher_data("gripper", [5, 6], 1, planner_name="astar-lmcut", heuristics=False,
                                 cache_dir=tmp_path / "cache")
-    config = TrainingConfig(value="q", epochs=10, hidden=4, layers=1, learning_rate=0.0, device="cpu",
-                            validation_instances=1, validation_sizes=1, validate_every=1, patience=2)
+    config = GNNTraining(value="q", epochs=10, hidden=4, layers=1, learning_rate=0.0, device="cpu",
+                         validation_instances=1, validation_sizes=1, validate_every=1, patience=2)
     report = train_gnn("gripper", trajectories, config, tmp_path / "model")
     assert [e.epoch for e in report.epochs] == [1, 2, 3] and report.best_epoch == 1
 
@@ -127,6 +128,6 @@ def test_a_checkpoint_folder_of_other_settings_is_refused_before_any_work(tmp_pa
     claim_folder(model, Provenance("GNN training", "generator", "gripper", {"value": "v"}), CHECKPOINT_FILES)
     (model / "gnn.json").write_text("{}")
     with pytest.raises(InputError, match="holds the results of another GNN training"):
-        train_on_generated("gripper", TrainingConfig(value="q-exp"), model, range(5, 6), 1, "astar-lmcut",
-                           cache_dir=tmp_path / "cache")
+        train_on_generated("gripper", GNNTraining(value="q-exp", planner="astar-lmcut", per_size=1), model,
+                           range(5, 6), cache_dir=tmp_path / "cache")
     assert (model / "gnn.json").read_text() == "{}" and not (tmp_path / "cache").exists()

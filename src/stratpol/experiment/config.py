@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 
 from stratpol.errors import InputError
 from stratpol.evaluation.protocol import GRID_PROTOCOL, ScalingSettings
+from stratpol.neural.settings import GRID_GNN, GNNTraining
 from stratpol.methods import method, method_names
 from stratpol.parameters import ParameterError, from_mapping
 from stratpol.provenance import changed_settings
@@ -38,17 +39,10 @@ class RulesConfig:
 
 @dataclass(frozen=True)
 class GNNConfig:
-    """R-GNN training budget (see `stratpol train-gnn`); sizes and per_size may differ per domain."""
+    """R-GNN training in a grid: `GNNTraining`'s fields (the `[gnn]` keys; value and seed come from the
+    cell), and training sizes and instances per size that may differ per domain."""
 
-    epochs: int = 30
-    layers: int = 16
-    hidden: int = 32
-    batch_size: int = 64
-    planner: str = "astar-lmcut"
-    time_limit: float = 30.0
-    validate_every: int = 10
-    validation_instances: int = 5
-    validation_sizes: int = 3
+    training: GNNTraining = GRID_GNN
     sizes: dict[str, str] = field(default_factory=dict)  # domain -> "A:B"; default: the 12 smallest
     per_size: dict[str, int] = field(default_factory=dict)  # domain -> K; default 10
 
@@ -245,11 +239,23 @@ def _evaluation(table: _Reader, base: Path) -> EvaluationConfig:
     return config
 
 
+def flat_settings(settings: Any, defaults: dict[str, Any]) -> dict:
+    """What of a grid's settings differs from the defaults, as one flat table: a nested settings
+    object (the protocol, GNN training) against its grid default in `defaults`, then the other
+    fields (the shape that artifacts and evaluations have been keyed by)."""
+    flat = {}
+    for name, value in changed_settings(settings).items():
+        if name in defaults:
+            flat.update(changed_settings(value, defaults[name]))
+        else:
+            flat[name] = value
+    return flat
+
+
 def evaluation_settings(evaluation: EvaluationConfig) -> dict:
     """What of a grid's evaluation differs from the defaults, as one flat table: the protocol's
     fields against GRID_PROTOCOL, then the IPC runs' (the shape cells have been keyed by)."""
-    ipc = {key: value for key, value in changed_settings(evaluation).items() if key != "protocol"}
-    return {**changed_settings(evaluation.protocol, GRID_PROTOCOL), **ipc}
+    return flat_settings(evaluation, {"protocol": GRID_PROTOCOL})
 
 
 def _rules(table: _Reader) -> RulesConfig:
@@ -277,20 +283,8 @@ def _sizes(table: _Reader) -> dict[str, str]:
 
 
 def _gnn(table: _Reader) -> GNNConfig:
-    default = GNNConfig()
-    planner = table.get("planner", str, default.planner)
-    if planner not in ("fd-opt", "astar-lmcut"):
-        table.fail("planner", f"expected fd-opt or astar-lmcut, got {planner!r}")
     config = GNNConfig(
-        epochs=table.positive("epochs", int, default.epochs),
-        layers=table.positive("layers", int, default.layers),
-        hidden=table.positive("hidden", int, default.hidden),
-        batch_size=table.positive("batch_size", int, default.batch_size),
-        planner=planner,
-        time_limit=table.positive("time_limit", float, default.time_limit),
-        validate_every=table.positive("validate_every", int, default.validate_every),
-        validation_instances=table.positive("validation_instances", int, default.validation_instances),
-        validation_sizes=table.positive("validation_sizes", int, default.validation_sizes),
+        training=table.parameters(GRID_GNN, exclude=("value", "seed", "per_size")),
         sizes=_sizes(table),
         per_size=table.per_domain("per_size", int),
     )

@@ -19,14 +19,12 @@ import torch
 from stratpol.atomic import write_text_atomically
 from stratpol.errors import InputError
 from stratpol.generation import domain_folder
-from stratpol.methods import GNN_VALUES
 from stratpol.neural.encoding import StateEncoder
 from stratpol.neural.rgnn import RelationalGNN, RGNNConfig
 from stratpol.planning import Instance, State, Successor
 
 CHECKPOINT_FORMAT = "stratpol-gnn/1"
 CHECKPOINT_FILES = ("gnn.json", "model.pt", "training.json")  # training.json: the report of train_on_generated
-VALUE_KINDS = GNN_VALUES  # the registry's names: gnn-v, gnn-q, ...
 
 
 def pick_device(name: str = "auto") -> torch.device:

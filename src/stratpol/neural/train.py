@@ -24,42 +24,12 @@ from stratpol.generation.size_csp import smallest_size
 from stratpol.neural.data import TeacherTrajectory, teacher_data
 from stratpol.neural.encoding import StateEncoder
 from stratpol.neural.losses import q_loss, regulariser_bounds, value_loss
-from stratpol.neural.policies import CHECKPOINT_FILES, VALUE_KINDS, GNNPolicy, pick_device, save_checkpoint
+from stratpol.neural.policies import CHECKPOINT_FILES, GNNPolicy, pick_device, save_checkpoint
 from stratpol.neural.rgnn import RelationalGNN, RGNNConfig
+from stratpol.neural.settings import GNNTraining
 from stratpol.provenance import Provenance, claim_folder
 
 _REGULARISER = {"v": "none", "q": "none", "q-exp": "explicit", "q-heu": "heuristic"}
-
-
-@dataclass(frozen=True)
-class TrainingConfig:
-    """Hyperparameters; the defaults are the Q-value paper's (appendix C)."""
-
-    value: str = "q-heu"  # v, q (vanilla), q-exp (explicit regulariser), q-heu (heuristic regulariser)
-    hidden: int = 32
-    layers: int = 30
-    epochs: int = 100
-    batch_size: int = 256
-    learning_rate: float | None = None  # None: 2e-4 for v and q, 2e-3 for the regularised Q
-    gradient_clip: float = 0.1
-    regulariser_weight: float = 1.0  # lambda
-    seed: int = 0
-    device: str = "auto"
-    validation_instances: int = 10  # m
-    validation_tau: float = 0.3
-    validation_sizes: int = 5  # how far above the largest training size validation may go
-    validate_every: int = 1
-    patience: int | None = None  # stop after this many validations without a better score
-
-    def __post_init__(self) -> None:
-        if self.value not in VALUE_KINDS:
-            raise ValueError(f"value must be one of {VALUE_KINDS}, not {self.value!r}")
-
-    @property
-    def rate(self) -> float:
-        if self.learning_rate is not None:
-            return self.learning_rate
-        return 2e-4 if self.value in ("v", "q") else 2e-3
 
 
 @dataclass
@@ -99,7 +69,7 @@ class TrainingReport:
                 f"best validation {best}")
 
 
-def train_gnn(domain: str, trajectories: Sequence[TeacherTrajectory], config: TrainingConfig, out: Path,
+def train_gnn(domain: str, trajectories: Sequence[TeacherTrajectory], config: GNNTraining, out: Path,
               progress: Callable[[str], None] = lambda line: None) -> TrainingReport:
     """Train on the labelled states of `trajectories`; the best model by validation lands in `out`."""
     if not trajectories:
@@ -160,8 +130,7 @@ def default_training_sizes(domain: str) -> range:
     return range(smallest, smallest + 12)
 
 
-def train_on_generated(domain: str, config: TrainingConfig, out: Path, sizes: Sequence[int] | None = None,
-                       per_size: int = 10, planner_name: str = "fd-opt", time_limit: float = 60.0,
+def train_on_generated(domain: str, config: GNNTraining, out: Path, sizes: Sequence[int] | None = None,
                        cache_dir: Path | None = None, progress: Callable[[str], None] = lambda line: None,
                        force: bool = False) -> TrainingReport:
     """Teacher data from the domain's generator, then `train_gnn`; `training.json` lands beside the checkpoint.
@@ -170,14 +139,13 @@ def train_on_generated(domain: str, config: TrainingConfig, out: Path, sizes: Se
     refused (InputError), or with `force` removed first.
     """
     sizes = default_training_sizes(domain) if sizes is None else sizes
-    settings = {**asdict(config), "sizes": list(sizes), "per_size": per_size, "planner": planner_name,
-                "time_limit": time_limit}
+    settings = {**asdict(config), "sizes": list(sizes)}
     out.mkdir(parents=True, exist_ok=True)
     claim_folder(out, Provenance("GNN training", "generator", domain, settings), CHECKPOINT_FILES, force)
-    trajectories = teacher_data(domain, sizes, per_size, config.seed, planner_name, time_limit,
+    trajectories = teacher_data(domain, sizes, config.per_size, config.seed, config.planner, config.time_limit,
                                 heuristics=config.value == "q-heu", cache_dir=cache_dir, progress=progress)
     if not trajectories:
-        raise InputError(f"{planner_name} solved no training instance of {domain} within {time_limit} s")
+        raise InputError(f"{config.planner} solved no training instance of {domain} within {config.time_limit} s")
     report = train_gnn(domain, trajectories, config, out, progress)
     write_text_atomically(out / "training.json", json.dumps(
         {**asdict(report), "examples_per_second": report.examples_per_second}, indent=2) + "\n")
@@ -192,7 +160,7 @@ def _examples(trajectories: Sequence[TeacherTrajectory], value: str) -> list:
     return [label for t in trajectories for label in t.labels]
 
 
-def _batch_loss(model: RelationalGNN, encoder: StateEncoder, chunk: list, config: TrainingConfig,
+def _batch_loss(model: RelationalGNN, encoder: StateEncoder, chunk: list, config: GNNTraining,
                 device: torch.device) -> torch.Tensor:
     if config.value == "v":
         batch = encoder.encode([(state, ()) for state, _ in chunk]).to(device)

@@ -1,0 +1,57 @@
+"""How an R-GNN policy is trained, declared once (a light module: no torch).
+
+`stratpol train-gnn` makes its options from these fields and a grid's `[gnn]` table reads them
+(grids start from `GRID_GNN`); `train_on_generated` takes them whole.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from stratpol.methods import GNN_VALUES
+from stratpol.parameters import at_least, parameter, positive, validate, within
+
+TEACHERS = ("fd-opt", "astar-lmcut")  # optimal planners: the labels are costs to go
+
+
+@dataclass(frozen=True)
+class GNNTraining:
+    """Teacher data, model, optimiser and validation; the defaults are the Q-value paper's (appendix C)."""
+
+    value: str = parameter("q-heu", "v (V*), q (vanilla Q), q-exp or q-heu (Q with the explicit or heuristic "
+                           "regulariser)", choices=GNN_VALUES)
+    planner: str = parameter("fd-opt", "the optimal teacher", choices=TEACHERS)
+    time_limit: float = parameter(60.0, "seconds per teacher plan", positive, "S")
+    per_size: int = parameter(10, "distinct training instances per size", at_least(1), "K")
+    hidden: int = parameter(32, "embedding size", at_least(1), "D")
+    layers: int = parameter(30, "message-passing layers", at_least(1), "L")
+    epochs: int = parameter(100, "epochs", at_least(1), "E")
+    batch_size: int = parameter(256, "states per batch", at_least(1), "B")
+    learning_rate: float | None = parameter(None, "Adam's step size; none: 2e-4 for v and q, 2e-3 for the "
+                                            "regularised Q", at_least(0), "R")
+    gradient_clip: float = parameter(0.1, "gradient norm clip", positive, "C")
+    regulariser_weight: float = parameter(1.0, "lambda, the weight of the Q regulariser", at_least(0), "W")
+    seed: int = parameter(0, "random seed", None, "S")
+    device: str = parameter("auto", "auto, cpu or cuda", None, "DEVICE")
+    validation_instances: int = parameter(10, "m: validation instances per size", at_least(1), "M")
+    validation_tau: float = parameter(0.3, "coverage below which validation stops going up in size",
+                                      within(0, 1, True, True), "T")
+    validation_sizes: int = parameter(5, "sizes above the largest training size validation may go", at_least(1),
+                                      "K")
+    validate_every: int = parameter(1, "epochs between validations", at_least(1), "E")
+    patience: int | None = parameter(None, "stop after this many validations without a better score", at_least(1),
+                                     "P")
+
+    def __post_init__(self) -> None:
+        validate(self)
+
+    @property
+    def rate(self) -> float:
+        if self.learning_rate is not None:
+            return self.learning_rate
+        return 2e-4 if self.value in ("v", "q") else 2e-3
+
+
+# Grids train many cells on 2 cores: smaller models, fewer epochs, cheaper teachers
+GRID_GNN = GNNTraining(planner="astar-lmcut", time_limit=30.0, layers=16, epochs=30, batch_size=64, device="cpu",
+                       validation_instances=5, validation_sizes=3, validate_every=10)
