@@ -22,10 +22,11 @@ from pathlib import Path
 
 import torch
 
-from neural.data import teacher_data
-from neural.wl import load_decoder, train_wl
-from neural.wl.splits import PAPER_SETTINGS, evaluate_split, split_instances
-from neural.wl.train import default_cache_dir
+from stratpol.neural.data import teacher_data
+from stratpol.neural.settings import WLTraining
+from stratpol.neural.wl import load_decoder, train_wl
+from stratpol.neural.wl.splits import PAPER_SETTINGS, evaluate_split, split_instances
+from stratpol.neural.wl.train import default_cache_dir
 
 ROOT = Path(__file__).resolve().parent / "results" / "wl"
 CONFIGS = [("lstm", "state"), ("lstm", "delta"), ("xgb", "state"), ("xgb", "delta")]
@@ -63,8 +64,8 @@ def run_domain(domain: str, lstm_seeds: list[int]) -> None:
         if out.is_file():
             continue
         folder = ROOT / "models" / tag
-        report = train_wl(domain, model, mode, folder, seed=0, model_seed=seed, cache_dir=cache,
-                          xgb_trees=XGB_TREES.get(domain, "per-output"))
+        settings = WLTraining(model, mode, seed=0, model_seed=seed, xgb_trees=XGB_TREES.get(domain, "per-output"))
+        report = train_wl(domain, settings, folder, cache_dir=cache)
         print(f"{tag}: D={report.dimension}, {report.train_transitions} transitions, "
               f"fit {report.fit.seconds:.1f} s", flush=True)
         decoder = load_decoder(folder)

@@ -36,6 +36,7 @@ def wl_teacher_cache(tmp_path_factory):
 @pytest.fixture(scope="session")
 def wl_trained(tmp_path_factory, wl_teacher_cache):
     """A function: the folder of a gripper model of the given kind and mode, trained on first use."""
+    from stratpol.neural.settings import WLTraining
     from stratpol.neural.wl import train_wl
     from stratpol.neural.wl.splits import Split
 
@@ -44,8 +45,9 @@ def wl_trained(tmp_path_factory, wl_teacher_cache):
     def folder(model: str, mode: str):
         if (model, mode) not in folders:
             out = tmp_path_factory.mktemp(f"wl-{model}-{mode}")
-            train_wl("gripper", model, mode, out, seed=0, sizes=WL_TRAIN_SIZES, per_size=1,
-                     validation=Split((11,), 1), epochs=None if model == "xgb" else 40, cache_dir=wl_teacher_cache)
+            settings = WLTraining(model, mode, per_size=1, epochs=None if model == "xgb" else 40)
+            train_wl("gripper", settings, out, sizes=WL_TRAIN_SIZES, validation=Split((11,), 1),
+                     cache_dir=wl_teacher_cache)
             folders[model, mode] = out
         return folders[model, mode]
 

@@ -42,3 +42,20 @@ def test_grids_differ_from_the_protocol_defaults_in_three_budgets_only():
     changed = {f.name for f in dataclasses.fields(ScalingSettings)
                if getattr(GRID_PROTOCOL, f.name) != getattr(ScalingSettings(), f.name)}
     assert changed == {"epsilon", "max_size", "seconds_per_size"}
+
+
+@pytest.mark.parametrize("command, settings, extra", [
+    ("train-gnn", "GNNTraining", {"domain", "sizes", "threads", "out", "force"}),
+    ("train-wl", "WLTraining", {"domain", "sizes", "validation_sizes", "out"}),
+    ("evaluate", "ScalingSettings", {"policy", "planner", "domain", "out", "force"}),
+])
+def test_the_command_line_options_are_the_settings_fields(command, settings, extra):
+    from stratpol.cli import build_parser
+    from stratpol.evaluation import protocol
+    from stratpol.neural import settings as neural_settings
+
+    kind = getattr(neural_settings, settings, None) or getattr(protocol, settings)
+    parser = build_parser()
+    subparser = parser._subparsers._group_actions[0].choices[command]
+    options = {action.dest for action in subparser._actions} - {"help"}
+    assert options == {f.name for f in dataclasses.fields(kind)} | extra

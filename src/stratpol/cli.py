@@ -409,17 +409,16 @@ def _train_wl(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from stratpol.generation import domain_folder
+    from stratpol.neural.settings import WLTraining
     from stratpol.neural.wl import train_wl
     from stratpol.neural.wl.splits import Split
+    from stratpol.parameters import from_options
 
     folder = domain_folder(args.domain)
     validation = Split(tuple(args.validation_sizes), args.per_size or 1) if args.validation_sizes else None
     with Progress() as progress:
-        report = train_wl(folder.name, args.model, args.mode, Path(args.out), seed=args.seed,
-                          sizes=list(args.sizes) if args.sizes else None, per_size=args.per_size,
-                          validation=validation, iterations=args.iterations, beam_width=args.beam_width,
-                          epochs=args.epochs, xgb_trees=args.xgb_trees, planner_time_limit=args.time_limit,
-                          progress=progress)
+        report = train_wl(folder.name, from_options(WLTraining(), args), Path(args.out),
+                          sizes=list(args.sizes) if args.sizes else None, validation=validation, progress=progress)
     print(report.describe())
     return 0
 
@@ -550,7 +549,7 @@ def _bench_saved_policies(args: argparse.Namespace, root, progress) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     from stratpol.evaluation.protocol import ScalingSettings
-    from stratpol.neural.settings import GNNTraining
+    from stratpol.neural.settings import GNNTraining, WLTraining
     from stratpol.parameters import add_options
     from stratpol.planning.planners import PLANNERS
 
@@ -664,23 +663,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     train_wl = commands.add_parser("train-wl", help="train a WL transition model (XGBoost or LSTM) on optimal plans")
     train_wl.add_argument("domain", help="domain name (training instances come from its generator)")
-    train_wl.add_argument("--model", choices=["xgb", "lstm"], default="xgb", help="(default: xgb)")
-    train_wl.add_argument("--mode", choices=["state", "delta"], default="delta",
-                          help="predict the next embedding or its change (default: delta)")
+    add_options(train_wl, WLTraining())  # --model, --mode, --iterations, ... (stratpol.neural.settings)
     train_wl.add_argument("--sizes", type=_size_range, metavar="A:B",
                           help="training sizes (default: the paper's Table 1 sizes, or the 5 smallest)")
-    train_wl.add_argument("--per-size", type=_positive, metavar="K", help="distinct instances per size")
     train_wl.add_argument("--validation-sizes", type=_size_range, metavar="A:B",
                           help="sizes of the validation instances (early stopping, model selection)")
-    train_wl.add_argument("--iterations", type=_positive, default=2, metavar="K", help="WL iterations (default: 2)")
-    train_wl.add_argument("--beam-width", type=_positive, default=3, metavar="W", help="decoding beam (default: 3)")
-    train_wl.add_argument("--epochs", type=_positive, metavar="E",
-                          help="LSTM epochs or XGBoost rounds (default: 250 or 1000)")
-    train_wl.add_argument("--xgb-trees", choices=["per-output", "vector"], default="per-output",
-                          help="one tree per output and round (the paper), or vector leaves (faster; default: per-output)")
-    train_wl.add_argument("--time-limit", type=_seconds, default=60.0, metavar="S",
-                          help="teacher (astar-lmcut) seconds per instance; unsolved ones are dropped (default: 60)")
-    train_wl.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default: 0)")
     train_wl.add_argument("--out", required=True, metavar="DIR", help="model folder (wl-model.json, features, weights)")
     train_wl.set_defaults(run=_train_wl)
 

@@ -160,9 +160,9 @@ def _train_wl(model: str, mode: str, config: ExperimentConfig, domain: str, seed
     set_cpu_threads(1)
     wl = config.wl
     sizes = list(size_range(wl.sizes[domain])) if domain in wl.sizes else None
-    train_wl(domain, model, mode, folder, seed=seed, sizes=sizes, per_size=wl.per_size.get(domain),
-             iterations=wl.iterations, beam_width=wl.beam_width, epochs=wl.epochs, planner_time_limit=wl.time_limit,
-             threads=1, cache_dir=cache_root() / "teacher", progress=report)
+    settings = dataclasses.replace(wl.training, model=model, mode=mode, seed=seed,
+                                   per_size=wl.per_size.get(domain, wl.training.per_size))
+    train_wl(domain, settings, folder, sizes=sizes, threads=1, cache_dir=cache_root() / "teacher", progress=report)
 
 
 def _load_wl(config: ExperimentConfig, domain: str, seed: int, folder: Path | None) -> GeneralPolicy:

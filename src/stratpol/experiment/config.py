@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 from stratpol.errors import InputError
 from stratpol.evaluation.protocol import GRID_PROTOCOL, ScalingSettings
-from stratpol.neural.settings import GRID_GNN, GNNTraining
+from stratpol.neural.settings import GRID_GNN, GRID_WL, GNNTraining, WLTraining
 from stratpol.methods import method, method_names
 from stratpol.parameters import ParameterError, from_mapping
 from stratpol.provenance import changed_settings
@@ -49,12 +49,11 @@ class GNNConfig:
 
 @dataclass(frozen=True)
 class WLConfig:
-    """WL transition model training (see `stratpol train-wl`); sizes default to the WL setting's."""
+    """WL transition models in a grid: `WLTraining`'s fields (the `[wl]` keys; model, mode and seeds
+    come from the cell), and training sizes and instances per size that may differ per domain
+    (default: the WL setting's)."""
 
-    iterations: int = 2
-    beam_width: int = 3
-    epochs: int | None = None
-    time_limit: float = 60.0
+    training: WLTraining = GRID_WL
     sizes: dict[str, str] = field(default_factory=dict)
     per_size: dict[str, int] = field(default_factory=dict)
 
@@ -293,12 +292,8 @@ def _gnn(table: _Reader) -> GNNConfig:
 
 
 def _wl(table: _Reader) -> WLConfig:
-    default = WLConfig()
     config = WLConfig(
-        iterations=table.positive("iterations", int, default.iterations),
-        beam_width=table.positive("beam_width", int, default.beam_width),
-        epochs=table.positive("epochs", int, default.epochs),
-        time_limit=table.positive("time_limit", float, default.time_limit),
+        training=table.parameters(GRID_WL, exclude=("model", "mode", "seed", "model_seed", "per_size")),
         sizes=_sizes(table),
         per_size=table.per_domain("per_size", int),
     )

@@ -1,14 +1,15 @@
-"""How an R-GNN policy is trained, declared once (a light module: no torch).
+"""How the neural methods are trained, declared once (a light module: no torch, no wlplan).
 
-`stratpol train-gnn` makes its options from these fields and a grid's `[gnn]` table reads them
-(grids start from `GRID_GNN`); `train_on_generated` takes them whole.
+`stratpol train-gnn` and `stratpol train-wl` make their options from these fields, and a grid's
+`[gnn]` and `[wl]` tables read them (grids start from `GRID_GNN` and `GRID_WL`);
+`train_on_generated` and `train_wl` take them whole.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from stratpol.methods import GNN_VALUES
+from stratpol.methods import GNN_VALUES, WL_MODELS, WL_MODES
 from stratpol.parameters import at_least, parameter, positive, validate, within
 
 TEACHERS = ("fd-opt", "astar-lmcut")  # optimal planners: the labels are costs to go
@@ -55,3 +56,31 @@ class GNNTraining:
 # Grids train many cells on 2 cores: smaller models, fewer epochs, cheaper teachers
 GRID_GNN = GNNTraining(planner="astar-lmcut", time_limit=30.0, layers=16, epochs=30, batch_size=64, device="cpu",
                        validation_instances=5, validation_sizes=3, validate_every=10)
+
+
+@dataclass(frozen=True)
+class WLTraining:
+    """A WL transition model: what it predicts, the WL features, the fit and the decoding beam."""
+
+    model: str = parameter("xgb", "XGBoost or an LSTM", choices=WL_MODELS)
+    mode: str = parameter("delta", "predict the next embedding (state) or its change (delta)", choices=WL_MODES)
+    iterations: int = parameter(2, "WL iterations", at_least(1), "K")
+    beam_width: int = parameter(3, "decoding beam", at_least(1), "W")
+    epochs: int | None = parameter(None, "LSTM epochs or XGBoost rounds; none: 250 or 1000", at_least(1), "E")
+    xgb_trees: str = parameter("per-output", "one tree per output and round (the paper), or vector leaves "
+                               "(much faster to use)", choices=("per-output", "vector"))
+    time_limit: float = parameter(60.0, "teacher (astar-lmcut) seconds per instance; unsolved ones are dropped",
+                                  positive, "S")
+    per_size: int | None = parameter(None, "distinct training instances per size; none: the WL setting's", at_least(1),
+                                     "K")
+    collect_goals: bool = parameter(False, "the WL vocabulary also holds the colours of the training goals (the "
+                                    "paper collects states only)")
+    seed: int = parameter(0, "random seed of the instance draws", None, "S")
+    model_seed: int | None = parameter(None, "seed of the model's initialisation and training order; none: --seed",
+                                       None, "S")
+
+    def __post_init__(self) -> None:
+        validate(self)
+
+
+GRID_WL = WLTraining()  # grids use the defaults

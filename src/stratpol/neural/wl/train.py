@@ -19,8 +19,9 @@ from stratpol.errors import InputError
 from stratpol.generation import domain_folder
 from stratpol.neural.data import TeacherTrajectory, optimal_trajectory, teacher_data
 from stratpol.neural.wl.features import ColourCounts, WLFeatures
+from stratpol.neural.settings import WLTraining
 from stratpol.neural.wl.loading import CONFIG_FILE
-from stratpol.neural.wl.models import EmbeddedTrajectory, FitReport, check_choice, new_model
+from stratpol.neural.wl.models import EmbeddedTrajectory, FitReport, new_model
 from stratpol.neural.wl.splits import Split, default_setting, split_instances
 
 FORMAT = 1
@@ -68,55 +69,44 @@ def embed_trajectories(features: WLFeatures, trajectories: Sequence[TeacherTraje
             for t in trajectories]
 
 
-def train_wl(domain: str, model: str = "xgb", mode: str = "delta", out: Path | str = "wl-model", seed: int = 0,
-             sizes: Sequence[int] | None = None, per_size: int | None = None,
-             validation: Split | None = None, iterations: int = 2, beam_width: int = 3,
-             epochs: int | None = None, collect_goals: bool = False, model_seed: int | None = None,
-             xgb_trees: str = "per-output",
-             planner_time_limit: float = 60.0, threads: int = 1,
+def train_wl(domain: str, settings: WLTraining = WLTraining(), out: Path | str = "wl-model",
+             sizes: Sequence[int] | None = None, validation: Split | None = None, threads: int = 1,
              cache_dir: Path | None = None, progress: Callable[[str], None] = lambda line: None) -> WLTrainReport:
     """Train a transition model on optimal plans of small generated instances and write its folder.
 
     Sizes default to the paper's Table 1 training sizes for its four domains; validation instances
-    (for early stopping and model selection) to its validation sizes. With `collect_goals` the
-    vocabulary also holds the colours of the training goals (the paper collects states only).
-    `seed` draws the instances; `model_seed` (default: `seed`) initialises and orders the training.
-    `xgb_trees` is "per-output" (the paper's XGBoost) or "vector" (vector leaves, much faster to use).
+    (for early stopping and model selection) to its validation sizes.
     """
-    try:
-        check_choice(model, mode)
-    except ValueError as error:
-        raise InputError(str(error)) from None
-    if iterations < 1 or beam_width < 1:
-        raise InputError("the WL iterations and the beam width must be at least 1")
+    model, mode, iterations, seed = settings.model, settings.mode, settings.iterations, settings.seed
     started = time.perf_counter()
     folder = domain_folder(domain)
     setting = default_setting(folder.name)
     sizes = tuple(sizes) if sizes is not None else setting.train.sizes
-    per_size = per_size if per_size is not None else setting.train.per_size
+    per_size = settings.per_size if settings.per_size is not None else setting.train.per_size
     validation = validation if validation is not None else setting.validation
     cache_dir = default_cache_dir() if cache_dir is None else cache_dir
     train = teacher_data(folder.name, sizes, per_size, seed, planner_name="astar-lmcut",
-                         time_limit=planner_time_limit, heuristics=False, cache_dir=cache_dir, progress=progress)
+                         time_limit=settings.time_limit, heuristics=False, cache_dir=cache_dir, progress=progress)
     if not train:
         raise InputError(f"no training instance of {folder.name} of sizes {list(sizes)} was solved by the teacher")
     held_out = []
     for instance in split_instances(folder.name, validation, seed, avoid=[t.instance.text for t in train]):
         progress(f"{folder.name}: validation plan for {instance.name}")
-        trajectory = optimal_trajectory(instance, "astar-lmcut", planner_time_limit, False, cache_dir)
+        trajectory = optimal_trajectory(instance, "astar-lmcut", settings.time_limit, False, cache_dir)
         if trajectory is not None:
             held_out.append(trajectory)
     teacher_seconds = time.perf_counter() - started
     progress(f"{folder.name}: collecting WL colours on {sum(len(t.states) for t in train)} training states")
-    features = WLFeatures.collect(folder.domain, (s for t in train for s in t.states), iterations, collect_goals)
+    features = WLFeatures.collect(folder.domain, (s for t in train for s in t.states), iterations,
+                                  settings.collect_goals)
     colours = ColourCounts()
     train_embedded = embed_trajectories(features, train)
     held_out_embedded = embed_trajectories(features, held_out, colours)
     progress(f"{folder.name}: training {model} ({mode}) on {len(train)} trajectories, D = {features.dimension}")
-    model_seed = seed if model_seed is None else model_seed
+    model_seed = seed if settings.model_seed is None else settings.model_seed
     try:
-        transition = new_model(model, mode, features.dimension, seed=model_seed, epochs=epochs, threads=threads,
-                               xgb_trees=xgb_trees)
+        transition = new_model(model, mode, features.dimension, seed=model_seed, epochs=settings.epochs,
+                               threads=threads, xgb_trees=settings.xgb_trees)
     except ValueError as error:
         raise InputError(str(error)) from None
     fit = transition.fit(train_embedded, held_out_embedded)
@@ -126,10 +116,10 @@ def train_wl(domain: str, model: str = "xgb", mode: str = "delta", out: Path | s
     transition.save(out)
     config = {
         "format": FORMAT, "domain": folder.name, "model": model, "mode": mode, "iterations": iterations,
-        "beam_width": beam_width, "dimension": features.dimension, "seed": seed, "model_seed": model_seed,
-        "xgb_trees": xgb_trees if model == "xgb" else None, "train_sizes": list(sizes),
-        "per_size": per_size, "validation_sizes": list(validation.sizes), "epochs": epochs,
-        "collect_goals": collect_goals,
+        "beam_width": settings.beam_width, "dimension": features.dimension, "seed": seed, "model_seed": model_seed,
+        "xgb_trees": settings.xgb_trees if model == "xgb" else None, "train_sizes": list(sizes),
+        "per_size": per_size, "validation_sizes": list(validation.sizes), "epochs": settings.epochs,
+        "collect_goals": settings.collect_goals,
         "train_instances": len(train), "train_transitions": sum(len(t.plan) for t in train),
         "fit": asdict(fit),
     }
