@@ -59,3 +59,14 @@ def test_the_command_line_options_are_the_settings_fields(command, settings, ext
     subparser = parser._subparsers._group_actions[0].choices[command]
     options = {action.dest for action in subparser._actions} - {"help"}
     assert options == {f.name for f in dataclasses.fields(kind)} | extra
+
+
+def test_learn_options_override_only_what_is_given():
+    from stratpol.cli import build_parser
+    from stratpol.learning.settings import LearningSettings
+
+    parser = build_parser()
+    entry = LearningSettings(grammar="complexity-20", strategy="S2", dead_ends=True)
+    given = parser.parse_args(["learn", "gripper", "--planner", "bfws", "--no-dead-ends"])
+    assert from_options(entry, given) == LearningSettings(grammar="complexity-20", teacher="bfws", strategy="S2")
+    assert from_options(entry, parser.parse_args(["learn", "gripper"])) == entry

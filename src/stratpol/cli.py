@@ -235,21 +235,17 @@ def _learning_domain(args: argparse.Namespace):
 
 
 def _learn(args: argparse.Namespace) -> int:
-    import dataclasses
-
     from stratpol.cache import cache_root
     from stratpol.features import Vocabulary, load_grammar
     from stratpol.learning.settings import learning_settings
     from stratpol.learning.wrapper import LearningFailure, learn_with_settings
+    from stratpol.parameters import from_options
     from stratpol.planning.planners import planner_chain
     from stratpol.policy.dlplan_format import write_policy_files
     from stratpol.policy.text import format_policy
 
     domain, name = _learning_domain(args)
-    overrides = {key: value for key, value in (("grammar", args.grammar), ("teacher", args.planner),
-                                               ("strategy", args.strategy), ("dead_ends", args.dead_ends))
-                 if value is not None}
-    settings = dataclasses.replace(learning_settings(name), **overrides)
+    settings = from_options(learning_settings(name), args)  # the options given override the domain's entry
     planner_chain(settings.teacher)  # an unknown planner or grammar fails here, before any work
     load_grammar(settings.grammar)
     instances = _training_instances(args, domain)
@@ -549,6 +545,7 @@ def _bench_saved_policies(args: argparse.Namespace, root, progress) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     from stratpol.evaluation.protocol import ScalingSettings
+    from stratpol.learning.settings import LearningSettings
     from stratpol.neural.settings import GNNTraining, WLTraining
     from stratpol.parameters import add_options
     from stratpol.planning.planners import PLANNERS
@@ -604,16 +601,8 @@ def build_parser() -> argparse.ArgumentParser:
     learn.add_argument("domain", help="domain name (see `stratpol domains`) or domain.pddl")
     learn.add_argument("--instances", nargs="+", metavar="PATH",
                        help="training problems: PDDL files, or folders of them (default: generated small instances)")
-    learn.add_argument("--grammar", metavar="NAME",
-                       help="feature grammar (default: the domain's entry in learning_settings.toml, else default)")
-    learn.add_argument("--planner", metavar="P",
-                       help="teacher planner; a+b asks b where a fails (default: the domain's settings, else "
-                            "lapkt-siw+bfws)")
-    learn.add_argument("--strategy", choices=["S1", "S2"],
-                       help="S1 then S2 when S1 fails, or S2 from the start (default: the domain's settings)")
-    learn.add_argument("--dead-ends", action=argparse.BooleanOptionalAction, default=None,
-                       help="test every state verification reaches for being a dead end (default: the domain's "
-                            "settings)")
+    add_options(learn, LearningSettings(), aliases={"teacher": "--planner"},
+                unset="the domain's entry in learning_settings.toml")
     learn.add_argument("--time-limit", type=_seconds, metavar="S",
                        help="seconds for the whole learning run; the pool gets what is left of them (default: none)")
     learn.add_argument("--pool-time-limit", type=int, metavar="S",

@@ -100,20 +100,17 @@ RULES_POLICY = "policy.txt"  # the learned policy in a rules artifact folder
 
 def _train_rules(config: ExperimentConfig, domain: str, seed: int, folder: Path, report: Report) -> None:
     from stratpol.cache import cache_root
-    from stratpol.features import Vocabulary, load_grammar
+    from stratpol.features import Vocabulary
     from stratpol.generation import domain_folder
-    from stratpol.learning.teacher import Teacher
     from stratpol.learning.training import default_training_texts
-    from stratpol.learning.wrapper import LearningFailure, learn_policy
+    from stratpol.learning.wrapper import LearningFailure, learn_with_settings
     from stratpol.policy.text import write_policy
 
     generator = domain_folder(domain)
     instances = [generator.domain.instance_from_text(t) for t in default_training_texts(generator, seed)]
-    cache = cache_root()
     try:
-        result = learn_policy(instances, Vocabulary(generator.domain), load_grammar(config.rules.grammar),
-                              Teacher(config.rules.teacher, cache_dir=cache / "plans"), seed=seed,
-                              cache_dir=cache / "pools", time_limit=config.rules.time_limit, progress=report)
+        result = learn_with_settings(instances, Vocabulary(generator.domain), config.rules.learning, cache_root(),
+                                     seed=seed, time_limit=config.rules.time_limit, progress=report)
     except LearningFailure as failure:
         raise TrainingFailed(str(failure).splitlines()[0]) from None
     write_policy(folder / RULES_POLICY, result.policy)

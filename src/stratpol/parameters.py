@@ -95,29 +95,32 @@ def from_mapping(default: S, data: Mapping[str, Any], exclude: Iterable[str] = (
     return dataclasses.replace(default, **values)
 
 
-def add_options(parser: argparse.ArgumentParser, default: object, exclude: Iterable[str] = ()) -> None:
-    """One option per field (`max_size` -> `--max-size`), with `default`'s values as the defaults."""
+def add_options(parser: argparse.ArgumentParser, default: object, exclude: Iterable[str] = (),
+                aliases: Mapping[str, str] | None = None, unset: str | None = None) -> None:
+    """One option per field (`max_size` -> `--max-size`, plus an alias where `aliases` names one),
+    with `default`'s values as the defaults; with `unset`, an option left out is None (overriding
+    nothing) and `unset` says in its help what holds then."""
     for field in dataclasses.fields(default):
         if field.name in exclude:
             continue
         kind, value = _kind(field), getattr(default, field.name)
-        help = f"{field.metadata['help']} (default: {value})"
+        names = [f"--{field.name.replace('_', '-')}", *([aliases[field.name]] if aliases and field.name in aliases
+                                                        else [])]
+        shown = {"default": None if unset else value,
+                 "help": f"{field.metadata['help']} (default: {unset or value})", "dest": field.name}
         if kind is bool:
-            parser.add_argument(f"--{field.name.replace('_', '-')}", action=argparse.BooleanOptionalAction,
-                                default=value, help=help)
-            continue
-        if field.metadata.get("choices"):
-            parser.add_argument(f"--{field.name.replace('_', '-')}", choices=field.metadata["choices"], default=value,
-                                help=help)
-            continue
-        parser.add_argument(f"--{field.name.replace('_', '-')}", type=_option_type(kind, field.metadata.get("check")),
-                            default=value, metavar=field.metadata.get("metavar") or field.name.upper(), help=help)
+            parser.add_argument(*names, action=argparse.BooleanOptionalAction, **shown)
+        elif field.metadata.get("choices"):
+            parser.add_argument(*names, choices=field.metadata["choices"], **shown)
+        else:
+            parser.add_argument(*names, type=_option_type(kind, field.metadata.get("check")),
+                                metavar=field.metadata.get("metavar") or field.name.upper(), **shown)
 
 
 def from_options(default: S, args: argparse.Namespace, exclude: Iterable[str] = ()) -> S:
-    """`default` with the values of the options `add_options` made."""
-    return dataclasses.replace(default, **{f.name: getattr(args, f.name) for f in dataclasses.fields(default)
-                                           if f.name not in exclude})
+    """`default` with the values of the options `add_options` made (an option left None changes nothing)."""
+    values = {f.name: getattr(args, f.name) for f in dataclasses.fields(default) if f.name not in exclude}
+    return dataclasses.replace(default, **{name: value for name, value in values.items() if value is not None})
 
 
 def _option_type(kind: type, check: Check | None) -> Callable[[str], Any]:

@@ -45,7 +45,7 @@ def test_a_valid_config_parses_with_paths_relative_to_the_file(tmp_path):
 
 def test_a_teacher_chain_is_a_teacher_and_a_wrong_planner_in_it_is_named(tmp_path):
     config = load_config(_write(tmp_path, VALID + '[rules]\nteacher = "lapkt-siw+bfws"\n'))
-    assert config.rules.teacher == "lapkt-siw+bfws"
+    assert config.rules.learning.teacher == "lapkt-siw+bfws"
     path = _write(tmp_path, VALID + '[rules]\nteacher = "lapkt-siw+bfwz"\n')
     with pytest.raises(InputError, match="rules.teacher: unknown planner in 'lapkt-siw\\+bfwz'"):
         load_config(path)

@@ -50,9 +50,9 @@ def test_published_settings_per_domain():
 
 
 @pytest.mark.parametrize("text, problem", [
-    ("[default]\nstrategy = 'S3'\n", "strategy must be one of"),
+    ("[default]\nstrategy = 'S3'\n", "[default]: strategy: must be one of S1, S2, not 'S3'"),
     ("[domains.x]\ncomplexity = 20\n", "unknown keys ['complexity']"),
-    ("[default]\ndead_ends = 'yes'\n", "dead_ends must be a bool"),
+    ("[default]\ndead_ends = 'yes'\n", "[default]: dead_ends: expected bool, got str 'yes'"),
     ("[defaults]\n", "unknown tables"),
 ])
 def test_bad_settings_files_are_one_clear_error(tmp_path, text, problem):

@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 from stratpol.errors import InputError
 from stratpol.evaluation.protocol import GRID_PROTOCOL, ScalingSettings
 from stratpol.neural.settings import GRID_GNN, GRID_WL, GNNTraining, WLTraining
+from stratpol.learning.settings import LearningSettings
 from stratpol.methods import method, method_names
 from stratpol.parameters import ParameterError, from_mapping
 from stratpol.provenance import changed_settings
@@ -28,13 +29,16 @@ class EvaluationConfig:
     ipc_time_limit: float = 60.0  # seconds per IPC test run
 
 
+GRID_LEARNING = LearningSettings(teacher="siw")  # grids: pymimir's SIW, in process
+
+
 @dataclass(frozen=True)
 class RulesConfig:
-    """GENEX + WRAPPER on the generator's default training set."""
+    """GENEX + WRAPPER on the generator's default training set: `LearningSettings`' fields (the
+    `[rules]` keys), and the seconds of learning before the cell is recorded as failed."""
 
-    teacher: str = "siw"
-    grammar: str = "default"
-    time_limit: float | None = 900.0  # seconds of learning before the cell is recorded as failed
+    learning: LearningSettings = GRID_LEARNING
+    time_limit: float | None = 900.0
 
 
 @dataclass(frozen=True)
@@ -261,13 +265,12 @@ def _rules(table: _Reader) -> RulesConfig:
     from stratpol.planning.planners import PLANNERS, planner_chain
 
     default = RulesConfig()
-    teacher = table.get("teacher", str, default.teacher)
+    learning = table.parameters(GRID_LEARNING)
     try:
-        planner_chain(teacher)  # "a+b" chains as `stratpol learn --planner` takes them
+        planner_chain(learning.teacher)  # "a+b" chains as `stratpol learn --planner` takes them
     except InputError:
-        table.fail("teacher", f"unknown planner in {teacher!r} (known: {', '.join(PLANNERS)})")
-    config = RulesConfig(teacher, table.get("grammar", str, default.grammar),
-                         table.positive("time_limit", float, default.time_limit))
+        table.fail("teacher", f"unknown planner in {learning.teacher!r} (known: {', '.join(PLANNERS)})")
+    config = RulesConfig(learning, table.positive("time_limit", float, default.time_limit))
     table.finish()
     return config
 

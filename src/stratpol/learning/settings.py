@@ -12,26 +12,26 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from stratpol.errors import InputError
+from stratpol.parameters import ParameterError, from_mapping, parameter, validate
 
 STRATEGIES = ("S1", "S2")
 
 
 @dataclass(frozen=True)
 class LearningSettings:
-    """How WRAPPER learns one domain.
+    """How WRAPPER learns one domain: the fields of `learning_settings.toml`'s entries, of a grid's
+    `[rules]` table, and the options of `stratpol learn` that override a domain's entry."""
 
-    grammar: feature grammar name (`feature_grammars/<grammar>.toml`) or path.
-    teacher: planner for example plans and repairs; "a+b" asks b where a finds no plan.
-    strategy: "S1" runs S1, then S2 when S1 fails (the paper); "S2" starts with S2.
-    dead_ends: verification tests every reached state for being a dead end, so a repair marks the
-        transition into the first dead end as bad; otherwise only states without a compatible
-        successor are tested.
-    """
+    grammar: str = parameter("default", "feature grammar: a name in feature_grammars/ or a path", None, "NAME")
+    teacher: str = parameter("lapkt-siw+bfws", "planner for example plans and repairs; a+b asks b where a finds "
+                             "no plan", None, "P")
+    strategy: str = parameter("S1", "S1, then S2 when S1 fails (the paper), or S2 from the start",
+                              choices=STRATEGIES)
+    dead_ends: bool = parameter(False, "test every state verification reaches for being a dead end, so that a "
+                                "repair marks the transition into the first dead end as bad")
 
-    grammar: str = "default"
-    teacher: str = "lapkt-siw+bfws"
-    strategy: str = "S1"
-    dead_ends: bool = False
+    def __post_init__(self) -> None:
+        validate(self)
 
     def describe(self) -> str:
         return (f"grammar {self.grammar}, teacher {self.teacher}, strategy {self.strategy}, "
@@ -60,14 +60,11 @@ def learning_settings(domain: str, path: Path | None = None) -> LearningSettings
 
 
 def _apply(settings: LearningSettings, table: dict, path: Path, where: str) -> LearningSettings:
-    fields = {f.name: f for f in dataclasses.fields(LearningSettings)}
+    fields = [f.name for f in dataclasses.fields(LearningSettings)]
     unknown = set(table) - set(fields)
     if unknown:
         raise InputError(f"[{where}]: unknown keys {sorted(unknown)} (known: {', '.join(fields)})", path)
-    for key, value in table.items():
-        expected = bool if key == "dead_ends" else str
-        if not isinstance(value, expected):
-            raise InputError(f"[{where}]: {key} must be a {expected.__name__}, not {value!r}", path)
-    if table.get("strategy", settings.strategy) not in STRATEGIES:
-        raise InputError(f"[{where}]: strategy must be one of {', '.join(STRATEGIES)}", path)
-    return dataclasses.replace(settings, **table)
+    try:
+        return from_mapping(settings, table)
+    except ParameterError as error:
+        raise InputError(f"[{where}]: {error}", path) from None
