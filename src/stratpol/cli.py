@@ -7,11 +7,12 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from stratpol import __version__
 from stratpol.errors import InputError
+from stratpol.parameters import at_least, option_type, positive, within
 from stratpol.progress import Progress
 
 if TYPE_CHECKING:
@@ -91,40 +92,9 @@ def _domains(args: argparse.Namespace) -> int:
     return 0
 
 
-def _int_within(low: int, high: int | None = None) -> Callable[[str], int]:
-    """An argparse type: an integer from `low` (to `high`, when given)."""
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-        if value < low:
-            raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
-        if high is not None and value > high:
-            raise argparse.ArgumentTypeError(f"must be {low} to {high}, not {value}")
-        return value
-    return parse
-
-
-def _number_within(low: float, high: float, low_included: bool = False,
-                   high_included: bool = False) -> Callable[[str], float]:
-    """An argparse type: a number between `low` and `high` (each bound included where asked)."""
-    shown = f"{'[' if low_included else '('}{low:g}, {high:g}{']' if high_included else ')'}"
-
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-        if not ((low <= value if low_included else low < value) and (value <= high if high_included else value < high)):
-            raise argparse.ArgumentTypeError(f"must be in {shown}, not {text}")
-        return value
-    return parse
-
-
-_positive = _int_within(1)
-_seconds = _number_within(0, float("inf"))
-_width = _int_within(0, 3)  # a width bound of IW: IW(3) is already cubic in the atoms
+_positive = option_type(int, at_least(1))
+_seconds = option_type(float, positive)
+_width = option_type(int, within(0, 3, True, True))  # a width bound of IW: IW(3) is already cubic in the atoms
 
 
 def _size_range(text: str) -> range:

@@ -113,7 +113,7 @@ def add_options(parser: argparse.ArgumentParser, default: object, exclude: Itera
         elif field.metadata.get("choices"):
             parser.add_argument(*names, choices=field.metadata["choices"], **shown)
         else:
-            parser.add_argument(*names, type=_option_type(kind, field.metadata.get("check")),
+            parser.add_argument(*names, type=option_type(kind, field.metadata.get("check")),
                                 metavar=field.metadata.get("metavar") or field.name.upper(), **shown)
 
 
@@ -123,7 +123,8 @@ def from_options(default: S, args: argparse.Namespace, exclude: Iterable[str] = 
     return dataclasses.replace(default, **{name: value for name, value in values.items() if value is not None})
 
 
-def _option_type(kind: type, check: Check | None) -> Callable[[str], Any]:
+def option_type(kind: type, check: Check | None = None) -> Callable[[str], Any]:
+    """An argparse type: text read as `kind`, then checked; a mistake is one line."""
     def parse(text: str) -> Any:
         try:
             value = kind(text)
