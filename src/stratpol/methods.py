@@ -106,6 +106,12 @@ def _train_rules(config: ExperimentConfig, domain: str, seed: int, folder: Path,
     from stratpol.learning.wrapper import LearningFailure, learn_with_settings
     from stratpol.policy.text import write_policy
 
+    saved = config.rules.saved_policy(domain)
+    if saved is not None:  # evaluate a committed policy: its "training" is reading it
+        from stratpol.policy.text import read_policy
+
+        write_policy(folder / RULES_POLICY, read_policy(saved))
+        return
     generator = domain_folder(domain)
     instances = [generator.domain.instance_from_text(t) for t in default_training_texts(generator, seed)]
     try:

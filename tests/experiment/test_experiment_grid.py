@@ -15,6 +15,7 @@ import pytest
 
 from stratpol.cli import main
 from stratpol.experiment import load_config, run_experiment
+from stratpol.experiment.cells import Cell, cell_fingerprint
 from stratpol.generation import domain_folder
 
 CONFIG = """
@@ -219,3 +220,19 @@ def test_status_tells_each_cells_stage_without_running_it(local, tmp_path, capsy
     shutil.rmtree(out / "artifacts")
     assert status() == [["gripper.rules.s0", "to run"], ["gripper.lama-first.s0", "finished"]]
     assert not (out / "artifacts").exists()
+
+
+def test_a_grid_evaluates_saved_policies_and_keys_them_by_content(tmp_path, cache):
+    policies = tmp_path / "policies"
+    policies.mkdir()
+    golden = Path(__file__).resolve().parents[1] / "data" / "golden" / "gripper.policy"
+    (policies / "gripper-golden.policy").write_text(golden.read_text())  # found as the one gripper-*.policy
+    config_file = tmp_path / "saved.toml"
+    config_file.write_text('domains = ["gripper"]\nmethods = ["rules"]\n[evaluation]\nmax_size = 6\n'
+                           'max_runs_per_size = 3\n[rules]\npolicies = "policies"\n')
+    config = load_config(config_file)
+    (row,) = run_experiment(config).grid.rows
+    assert row.status == "ok" and row.scale == 6
+    assert (config.out / row.artifact / "policy.txt").read_text() == golden.read_text()
+    (policies / "gripper-golden.policy").write_text(golden.read_text().replace("{m > 0} -> {m down}\n", ""))
+    assert cell_fingerprint(load_config(config_file), Cell("gripper", "rules", 0)) != row.fingerprint

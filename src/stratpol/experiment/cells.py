@@ -75,6 +75,8 @@ def training_settings(config: ExperimentConfig, cell: Cell) -> dict:
     for key in ("sizes", "per_size"):  # per-domain tables: only this domain's entry matters
         if key in changed:
             changed[key] = changed[key].get(cell.domain)
+    if "policies" in changed:  # a saved policy: its content, wherever the folder lies
+        changed["policies"] = path_hash(config.rules.saved_policy(cell.domain))
     seed = {} if kind is MethodKind.PLANNER else {"seed": cell.seed}
     return {"method": cell.method, "domain": cell.domain, **seed, **changed}
 

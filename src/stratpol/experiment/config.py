@@ -9,8 +9,8 @@ from typing import Any, TypeVar
 
 from stratpol.errors import InputError
 from stratpol.evaluation.protocol import GRID_PROTOCOL, ScalingSettings
-from stratpol.neural.settings import GRID_GNN, GRID_WL, GNNTraining, WLTraining
 from stratpol.learning.settings import LearningSettings
+from stratpol.neural.settings import GRID_GNN, GRID_WL, GNNTraining, WLTraining
 from stratpol.methods import method, method_names
 from stratpol.parameters import ParameterError, from_mapping
 from stratpol.provenance import changed_settings
@@ -39,6 +39,22 @@ class RulesConfig:
 
     learning: LearningSettings = GRID_LEARNING
     time_limit: float | None = 900.0
+    # a folder of saved policies: a cell takes <domain>.policy (or the one <domain>-*.policy) there
+    # instead of learning, so that a grid evaluates committed policies
+    policies: str | None = None
+
+    def saved_policy(self, domain: str) -> Path | None:
+        """The saved policy a cell of `domain` evaluates, None when the grid learns its policies."""
+        if self.policies is None:
+            return None
+        folder = Path(self.policies)
+        named = folder / f"{domain}.policy"
+        if named.is_file():
+            return named
+        others = sorted(folder.glob(f"{domain}-*.policy"))
+        if len(others) != 1:
+            raise InputError(f"no policy of {domain} here ({domain}.policy, or one {domain}-*.policy)", folder)
+        return others[0]
 
 
 @dataclass(frozen=True)
@@ -184,7 +200,7 @@ def load_config(path: Path | str, out: Path | str | None = None) -> ExperimentCo
     configured_out = base / top.get("out", str, f"results/{name}")
     out_path = Path(out) if out is not None else configured_out
     evaluation = _evaluation(top.table("evaluation"), base)
-    rules = _rules(top.table("rules"))
+    rules = _rules(top.table("rules"), base)
     gnn = _gnn(top.table("gnn"))
     wl = _wl(top.table("wl"))
     planner = _planner(top.table("planner"))
@@ -261,7 +277,7 @@ def evaluation_settings(evaluation: EvaluationConfig) -> dict:
     return flat_settings(evaluation, {"protocol": GRID_PROTOCOL})
 
 
-def _rules(table: _Reader) -> RulesConfig:
+def _rules(table: _Reader, base: Path) -> RulesConfig:
     from stratpol.planning.planners import PLANNERS, planner_chain
 
     default = RulesConfig()
@@ -270,7 +286,12 @@ def _rules(table: _Reader) -> RulesConfig:
         planner_chain(learning.teacher)  # "a+b" chains as `stratpol learn --planner` takes them
     except InputError:
         table.fail("teacher", f"unknown planner in {learning.teacher!r} (known: {', '.join(PLANNERS)})")
-    config = RulesConfig(learning, table.positive("time_limit", float, default.time_limit))
+    policies = table.get("policies", str, None)
+    if policies is not None:
+        policies = str((base / policies).resolve())
+        if not Path(policies).is_dir():
+            table.fail("policies", f"folder not found: {policies}")
+    config = RulesConfig(learning, table.positive("time_limit", float, default.time_limit), policies)
     table.finish()
     return config
 
