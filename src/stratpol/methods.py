@@ -82,10 +82,10 @@ def load_trained(folder: Path, domain: str) -> GeneralPolicy:
         policy = load_gnn_policy(folder)
         trained_on = json.loads((folder / "gnn.json").read_text())["domain"]
     elif (folder / "wl-model.json").is_file():
-        from stratpol.neural.wl import load_wl_policy
+        from stratpol.neural.wl import load_wl_policy, read_config
 
         policy = load_wl_policy(folder)
-        trained_on = json.loads((folder / "wl-model.json").read_text())["domain"]
+        trained_on = read_config(folder).domain
     else:
         raise InputError("not a policy: neither a GNN checkpoint (gnn.json) nor a WL model (wl-model.json)", folder)
     if trained_on != domain:

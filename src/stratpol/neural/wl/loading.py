@@ -8,8 +8,10 @@ the weights (`xgb.ubj` or `lstm.pt`); `train` writes it.
 from __future__ import annotations
 
 import json
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
+from stratpol.atomic import write_text_atomically
 from stratpol.errors import InputError
 from stratpol.evaluation.policies import Controller
 from stratpol.generation import domain_folder
@@ -19,39 +21,70 @@ from stratpol.neural.wl.models import check_choice, load_model
 from stratpol.planning import Instance
 
 CONFIG_FILE = "wl-model.json"
+FORMAT = 1
 
 
-def read_config(folder: Path | str) -> dict:
+@dataclass(frozen=True)
+class WLModelRecord:
+    """`wl-model.json`: what a model folder holds and how it was trained."""
+
+    domain: str
+    model: str
+    mode: str
+    iterations: int
+    beam_width: int
+    dimension: int
+    # how it was trained: folders written before a field existed lack it
+    seed: int = 0
+    model_seed: int = 0
+    xgb_trees: str | None = None  # None for the LSTM
+    train_sizes: list[int] = field(default_factory=list)
+    per_size: int | None = None
+    validation_sizes: list[int] = field(default_factory=list)
+    epochs: int | None = None
+    collect_goals: bool = False
+    train_instances: int = 0
+    train_transitions: int = 0
+    fit: dict = field(default_factory=dict)
+    format: int = FORMAT
+
+    @property
+    def method(self) -> str:
+        return f"wl-{self.model}-{self.mode}"
+
+    def write(self, folder: Path) -> None:
+        write_text_atomically(folder / CONFIG_FILE, json.dumps(asdict(self), indent=1) + "\n")
+
+
+def read_config(folder: Path | str) -> WLModelRecord:
     """The `wl-model.json` of a model folder; InputError when the folder holds no WL model."""
     path = Path(folder) / CONFIG_FILE
     if not path.is_file():
         raise InputError(f"no {CONFIG_FILE} here (train one with stratpol train-wl)", folder)
     try:
-        config = json.loads(path.read_text())
-        check_choice(config["model"], config["mode"])
-        config["domain"], config["dimension"], config["iterations"]
+        data = json.loads(path.read_text())
+        record = WLModelRecord(**{f.name: data[f.name] for f in fields(WLModelRecord) if f.name in data})
+        check_choice(record.model, record.mode)
     except (ValueError, KeyError, TypeError) as error:
         raise InputError(f"not a WL model configuration ({error})", path) from None
-    return config
+    return record
 
 
 def load_decoder(folder: Path | str, beam_width: int | None = None, threads: int = 1) -> Decoder:
     """The decoder (features, model, beam width) saved in a model folder."""
     config = read_config(folder)
-    domain = domain_folder(config["domain"]).domain
+    domain = domain_folder(config.domain).domain
     features = WLFeatures.load(Path(folder), domain)
-    if features.dimension != config["dimension"]:
-        raise InputError(f"the features have {features.dimension} dimensions, the model {config['dimension']}", folder)
-    model = load_model(config["model"], config["mode"], config["dimension"], Path(folder), threads=threads)
-    return Decoder(features, model, beam_width or config["beam_width"])
+    if features.dimension != config.dimension:
+        raise InputError(f"the features have {features.dimension} dimensions, the model {config.dimension}", folder)
+    model = load_model(config.model, config.mode, config.dimension, Path(folder), threads=threads)
+    return Decoder(features, model, beam_width or config.beam_width)
 
 
 def load_wl_policy(folder: Path | str, beam_width: int | None = None):
     """A model folder as a general policy for the evaluation protocol (`stratpol evaluate`)."""
-    config = read_config(folder)
     decoder = load_decoder(folder, beam_width)
-    name = f"wl-{config['model']}-{config['mode']}"
-    return WLPolicy(decoder, name, Path(folder).resolve())
+    return WLPolicy(decoder, read_config(folder).method, Path(folder).resolve())
 
 
 class WLPolicy:

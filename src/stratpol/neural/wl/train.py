@@ -7,24 +7,21 @@ the weights (`xgb.ubj` or `lstm.pt`).
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from stratpol.atomic import write_text_atomically
 from stratpol.cache import cache_root
 from stratpol.errors import InputError
 from stratpol.generation import domain_folder
 from stratpol.neural.data import TeacherTrajectory, optimal_trajectory, teacher_data
 from stratpol.neural.wl.features import ColourCounts, WLFeatures
 from stratpol.neural.settings import WLTraining
-from stratpol.neural.wl.loading import CONFIG_FILE
+from stratpol.neural.wl.loading import WLModelRecord
 from stratpol.neural.wl.models import EmbeddedTrajectory, FitReport, new_model
 from stratpol.neural.wl.splits import Split, default_setting, split_instances
 
-FORMAT = 1
 
 
 def default_cache_dir() -> Path:
@@ -114,16 +111,11 @@ def train_wl(domain: str, settings: WLTraining = WLTraining(), out: Path | str =
     out.mkdir(parents=True, exist_ok=True)
     features.save(out)
     transition.save(out)
-    config = {
-        "format": FORMAT, "domain": folder.name, "model": model, "mode": mode, "iterations": iterations,
-        "beam_width": settings.beam_width, "dimension": features.dimension, "seed": seed, "model_seed": model_seed,
-        "xgb_trees": settings.xgb_trees if model == "xgb" else None, "train_sizes": list(sizes),
-        "per_size": per_size, "validation_sizes": list(validation.sizes), "epochs": settings.epochs,
-        "collect_goals": settings.collect_goals,
-        "train_instances": len(train), "train_transitions": sum(len(t.plan) for t in train),
-        "fit": asdict(fit),
-    }
-    write_text_atomically(out / CONFIG_FILE, json.dumps(config, indent=1) + "\n")
-    return WLTrainReport(folder.name, model, mode, str(out), len(train), config["train_transitions"], len(held_out),
+    record = WLModelRecord(
+        folder.name, model, mode, iterations, settings.beam_width, features.dimension, seed, model_seed,
+        settings.xgb_trees if model == "xgb" else None, list(sizes), per_size, list(validation.sizes),
+        settings.epochs, settings.collect_goals, len(train), sum(len(t.plan) for t in train), asdict(fit))
+    record.write(out)
+    return WLTrainReport(folder.name, model, mode, str(out), len(train), record.train_transitions, len(held_out),
                          features.dimension, fit, colours.unseen_share(), teacher_seconds,
                          time.perf_counter() - started, tuple(sizes))
