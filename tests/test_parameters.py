@@ -70,3 +70,14 @@ def test_learn_options_override_only_what_is_given():
     given = parser.parse_args(["learn", "gripper", "--planner", "bfws", "--no-dead-ends"])
     assert from_options(entry, given) == LearningSettings(grammar="complexity-20", teacher="bfws", strategy="S2")
     assert from_options(entry, parser.parse_args(["learn", "gripper"])) == entry
+
+
+def test_the_command_line_and_the_grid_load_no_neural_library():
+    import subprocess
+    import sys
+
+    code = ("import sys; from stratpol.cli import build_parser; build_parser(); "
+            "import stratpol.experiment.grid, stratpol.learning.wrapper, stratpol.methods; "
+            "print(sorted(m for m in ('torch', 'wlplan', 'xgboost') if m in sys.modules))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.stdout.strip() == "[]", run.stderr
