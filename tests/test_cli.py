@@ -274,10 +274,14 @@ def test_learn_verify_and_status_print_json(tmp_path):
     assert all(v["solved"] for v in result["verifications"])
     verified = stratpol("verify", out, "--domain", "gripper", GRIPPER / "instances" / "gripper-4.pddl", "--json")
     assert verified.returncode == 0 and json.loads(verified.stdout)["solved"] == 1
-    status = stratpol("experiment", ROOT / "experiments" / "head2head-quick.toml", "--out", tmp_path / "grid",
-                      "--status", "--json")
+    grid = tmp_path / "grid.toml"
+    grid.write_text('domains = ["gripper", "ferry"]\nmethods = ["rules", "lama-first"]\nseeds = [0, 1]\n')
+    status = stratpol("experiment", grid, "--out", tmp_path / "grid", "--status", "--json")
     assert status.returncode == 0, status.stderr
-    assert {cell["state"] for cell in json.loads(status.stdout)["cells"]} == {"to run"}
+    cells = json.loads(status.stdout)["cells"]
+    assert [c["cell"] for c in cells] == ["gripper.rules.s0", "gripper.rules.s1", "gripper.lama-first.s0",
+                                          "ferry.rules.s0", "ferry.rules.s1", "ferry.lama-first.s0"]
+    assert {c["state"] for c in cells} == {"to run"}
 
 
 def test_a_policy_names_its_domain_and_is_refused_elsewhere(tmp_path):
