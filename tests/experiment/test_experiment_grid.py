@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -17,6 +18,7 @@ from stratpol.cli import main
 from stratpol.experiment import load_config, run_experiment
 from stratpol.experiment.cells import Cell, cell_fingerprint
 from stratpol.generation import domain_folder
+from stratpol.progress import Progress
 
 CONFIG = """
 domains = ["gripper"]
@@ -89,11 +91,13 @@ def test_a_dask_cluster_gives_the_same_rows(local, tiny, tmp_path):
 
     _, result = local
     elsewhere = load_config(tiny, out=tmp_path / "dask")
+    log = io.StringIO()
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster, \
-            Client(cluster) as client:
-        on_dask = run_experiment(elsewhere, cluster=client)
+            Client(cluster) as client, Progress(stream=log, interval=0) as progress:
+        on_dask = run_experiment(elsewhere, cluster=client, progress=progress)
     assert [_comparable(r) for r in on_dask.grid.rows] == [_comparable(r) for r in result.grid.rows]
     assert (elsewhere.out / "summary.md").is_file()
+    assert re.search(r"cells on the cluster: 2/2, \d running on 1 workers", log.getvalue())  # from the futures
 
 
 def test_a_rerun_reuses_finished_cells_and_artifacts(local, capsys):

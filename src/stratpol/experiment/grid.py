@@ -129,7 +129,8 @@ def run_grid(config: ExperimentConfig, jobs: int | None = None, cluster: str | N
     progress(f"{len(grid)} cells: {len(rows)} finished before, {len(todo)} to run")
     report_status(progress, "cells", len(rows), len(grid))
     cluster = cluster if cluster is not None else config.cluster
-    finished = _on_cluster(config, todo, cluster) if cluster else _locally(config, todo, jobs or config.jobs)
+    finished = _on_cluster(config, todo, cluster, progress) if cluster else \
+        _locally(config, todo, jobs or config.jobs)
     for cell, row in finished:
         save_row(config, cell, row)
         rows[cell] = row
@@ -173,7 +174,8 @@ def _quiet_resource_tracker() -> None:
         os.environ["PYTHONWARNINGS"] = ",".join(filter(None, [current, option]))
 
 
-def _on_cluster(config: ExperimentConfig, todo: list[Cell], cluster) -> Iterator[tuple[Cell, CellRow]]:
+def _on_cluster(config: ExperimentConfig, todo: list[Cell], cluster,
+                progress: Callable[[str], None] = lambda line: None) -> Iterator[tuple[Cell, CellRow]]:
     """Submit every cell to a Dask scheduler; rows come back as they finish. Workers need the same
     stratpol installation and a shared file system holding `config.out` (artifacts, runs)."""
     try:
@@ -188,8 +190,14 @@ def _on_cluster(config: ExperimentConfig, todo: list[Cell], cluster) -> Iterator
     try:
         futures = {client.submit(run_cell, config, cell, pure=False, key=f"stratpol-{cell.id}-{id(todo)}"): cell
                    for cell in todo}
+        done = 0
         for future in as_completed(futures):
+            done += 1
+            running = sum(len(keys) for keys in client.processing().values())
+            report_status(progress, "cells on the cluster", done, len(futures),
+                          f"{running} running on {len(client.scheduler_info()['workers'])} workers")
             yield futures[future], future.result()
+        finish_status(progress, "cells on the cluster")
     finally:
         if owned:
             client.close()
