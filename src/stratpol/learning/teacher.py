@@ -1,21 +1,16 @@
-"""The teacher: example plans from a planner, cached on disk by content hash, and repairs.
-
-A plan is cached under a hash of the domain text, the problem text, the start state and the
-planner, so a rerun (or a run after an interrupt) asks the planner nothing it asked before.
-"""
+"""The teacher: example plans from a planner (kept in the plan cache), and repairs."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
 
-from stratpol.atomic import write_text_atomically
 from stratpol.planning import Instance, State
 from stratpol.planning.dead_ends import Solvability, solvability
+from stratpol.planning.plan_cache import Outcome, PlanCache
 from stratpol.planning.planners import planner_chain
-from stratpol.planning.plans import format_plan, parse_plan, validate_plan
+from stratpol.planning.plans import validate_plan
 from stratpol.planning.search import SearchStatus, gbfs
-from stratpol.provenance import content_hash
 
 
 @dataclass(frozen=True)
@@ -27,17 +22,14 @@ class Advice:
 
 
 class Teacher:
-    """A planner used as teacher, with a plan cache; `cache_dir` None keeps plans in memory only."""
+    """A planner used as teacher, with a plan cache under `cache_dir` (None: no cache)."""
 
     def __init__(self, planner_name: str = "siw", time_limit: float = 60.0, cache_dir: Path | None = None) -> None:
         self.planner_name = planner_name  # "a+b": b is asked where a finds no plan (the published "siw+bfws")
         self._planners = planner_chain(planner_name)
         self.time_limit = time_limit
-        self.cache_dir = None if cache_dir is None else Path(cache_dir)
+        self.cache = PlanCache(cache_dir)
         self.calls = 0
-
-    def _key(self, instance: Instance, start: State) -> str:
-        return content_hash(instance.domain.text, instance.text, repr(sorted(start.atoms)), self.planner_name)
 
     def advise(self, instance: Instance, start: State | None = None) -> Advice:
         """A plan from `start` (the initial state by default), or a proven dead end, or unknown.
@@ -48,25 +40,22 @@ class Teacher:
         start = instance.initial_state if start is None else start
         if instance.is_goal(start):
             return Advice(Solvability.ALIVE, (start,))
-        path = None if self.cache_dir is None else self.cache_dir / f"plan-{self._key(instance, start)}.txt"
-        if path is not None and path.is_file():
-            text = path.read_text()
-            if text.startswith("; dead end"):
-                return Advice(Solvability.DEAD_END)
-            return Advice(Solvability.ALIVE, _states(instance, start, parse_plan(text)))
+        cached = self.cache.get(instance, start, self.planner_name)
+        if cached is not None and cached.outcome is Outcome.DEAD_END:
+            return Advice(Solvability.DEAD_END)
+        if cached is not None and cached.outcome is Outcome.PLAN:
+            return Advice(Solvability.ALIVE, _states(instance, start, cached.plan))
         self.calls += 1
         for solve in (*self._planners, gbfs):
             result = solve(instance, start=start, time_limit=self.time_limit)
             if result.status is SearchStatus.SOLVED or result.status is SearchStatus.UNSOLVABLE:
                 break
         if result.status is SearchStatus.SOLVED:
-            if path is not None:
-                write_text_atomically(path, format_plan(result.plan, result.cost))
+            self.cache.put(instance, start, self.planner_name, Outcome.PLAN, result.plan, result.cost)
             return Advice(Solvability.ALIVE, _states(instance, start, result.plan))
         if result.status is SearchStatus.UNSOLVABLE or \
                 solvability(instance, start, time_limit=self.time_limit) is Solvability.DEAD_END:
-            if path is not None:
-                write_text_atomically(path, "; dead end\n")
+            self.cache.put(instance, start, self.planner_name, Outcome.DEAD_END)
             return Advice(Solvability.DEAD_END)
         return Advice(Solvability.UNKNOWN)
 

@@ -21,6 +21,7 @@ from stratpol.generation import DomainFolder, domain_folder
 from stratpol.generation.sampling import GeneratedInstance, sample
 from stratpol.planning import GroundAction, Instance, State
 from stratpol.planning.fast_downward import lmcut_evaluator
+from stratpol.planning.plan_cache import CachedPlan, Outcome, PlanCache
 from stratpol.planning.planners import planner
 from stratpol.planning.plans import validate_plan
 from stratpol.planning.search import SearchStatus
@@ -67,16 +68,16 @@ def optimal_trajectory(instance: Instance, planner_name: str = "fd-opt", time_li
     """The labelled optimal trajectory of `instance`, or None when the planner finds no plan in time."""
     if planner_name not in OPTIMAL_PLANNERS:
         raise ValueError(f"the teacher must be an optimal planner ({', '.join(OPTIMAL_PLANNERS)}), not {planner_name!r}")
-    path = None if cache_dir is None else Path(cache_dir) / f"teacher-{_key(instance, planner_name)}.json"
-    record = json.loads(path.read_text()) if path is not None and path.is_file() else {}
-    if "plan" not in record and not record.get("unsolved"):
+    cache, start = PlanCache(cache_dir), instance.initial_state
+    cached = cache.get(instance, start, planner_name)
+    if cached is None:
         result = planner(planner_name)(instance, time_limit=time_limit)
-        record = {"plan": [[a.name, *a.args] for a in result.plan]} if result.status is SearchStatus.SOLVED \
-            else {"unsolved": True}
-        _save(path, record)
-    if record.get("unsolved"):
+        solved = result.status is SearchStatus.SOLVED
+        cached = CachedPlan(Outcome.PLAN, tuple(result.plan)) if solved else CachedPlan(Outcome.UNSOLVED)
+        cache.put(instance, start, planner_name, cached.outcome, cached.plan, result.cost)
+    if cached.outcome is not Outcome.PLAN:
         return None
-    plan = tuple(instance.action(step[0], step[1:]) for step in record["plan"])
+    plan = tuple(instance.action(action.name, action.args) for action in cached.plan)
     check = validate_plan(instance, plan)
     if not check.valid:
         raise RuntimeError(f"the teacher's plan for {instance.name} is invalid: {check.reason}")
@@ -86,9 +87,13 @@ def optimal_trajectory(instance: Instance, planner_name: str = "fd-opt", time_li
         state, cost = instance.apply(states[-1], action)
         states.append(state)
         costs.append(cost)
+    # h^LMcut of every successor along the plan, cached beside the plan (one Fast Downward run each)
+    path = None if cache_dir is None else Path(cache_dir) / f"heuristics-{_key(instance, planner_name)}.json"
+    record = json.loads(path.read_text()) if path is not None and path.is_file() else {}
     if heuristics and "heuristics" not in record:
         record["heuristics"] = _successor_heuristics(instance, states[:-1])
-        _save(path, record)
+        if path is not None:
+            write_text_atomically(path, json.dumps(record))
     labels = []
     to_go = sum(costs)
     for step, (state, action) in enumerate(zip(states, plan)):
@@ -146,7 +151,3 @@ def _finite(value: float) -> float:
 def _key(instance: Instance, planner_name: str) -> str:
     return content_hash(instance.domain.text, instance.text, planner_name)
 
-
-def _save(path: Path | None, record: dict) -> None:
-    if path is not None:
-        write_text_atomically(path, json.dumps(record))
