@@ -23,7 +23,7 @@ from pathlib import Path
 import torch
 
 from stratpol.neural.data import teacher_data
-from stratpol.neural.settings import WLTraining
+from stratpol.method_settings import WLTraining
 from stratpol.neural.wl import load_decoder, train_wl
 from stratpol.neural.wl.splits import PAPER_SETTINGS, evaluate_split, split_instances
 from stratpol.neural.wl.train import default_cache_dir

@@ -36,7 +36,7 @@ def wl_teacher_cache(tmp_path_factory):
 @pytest.fixture(scope="session")
 def wl_trained(tmp_path_factory, wl_teacher_cache):
     """A function: the folder of a gripper model of the given kind and mode, trained on first use."""
-    from stratpol.neural.settings import WLTraining
+    from stratpol.method_settings import WLTraining
     from stratpol.neural.wl import train_wl
     from stratpol.neural.wl.splits import Split
 

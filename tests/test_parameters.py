@@ -52,9 +52,9 @@ def test_grids_differ_from_the_protocol_defaults_in_three_budgets_only():
 def test_the_command_line_options_are_the_settings_fields(command, settings, extra):
     from stratpol.cli import build_parser
     from stratpol.evaluation import protocol
-    from stratpol.neural import settings as neural_settings
+    from stratpol import method_settings
 
-    kind = getattr(neural_settings, settings, None) or getattr(protocol, settings)
+    kind = getattr(method_settings, settings, None) or getattr(protocol, settings)
     parser = build_parser()
     subparser = parser._subparsers._group_actions[0].choices[command]
     options = {action.dest for action in subparser._actions} - {"help"}
@@ -78,6 +78,6 @@ def test_the_command_line_and_the_grid_load_no_neural_library():
 
     code = ("import sys; from stratpol.cli import build_parser; build_parser(); "
             "import stratpol.experiment.grid, stratpol.learning.wrapper, stratpol.methods; "
-            "print(sorted(m for m in ('torch', 'wlplan', 'xgboost') if m in sys.modules))")
+            "print(sorted(m for m in ('torch', 'wlplan', 'xgboost', 'stratpol.neural') if m in sys.modules))")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert run.stdout.strip() == "[]", run.stderr

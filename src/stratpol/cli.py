@@ -355,7 +355,7 @@ def _train_gnn(args: argparse.Namespace) -> int:
     from stratpol.cache import cache_root
     from stratpol.generation import domain_folder
     from stratpol.neural.policies import pick_device, set_cpu_threads
-    from stratpol.neural.settings import GNNTraining
+    from stratpol.method_settings import GNNTraining
     from stratpol.neural.train import train_on_generated
     from stratpol.parameters import from_options
 
@@ -375,7 +375,7 @@ def _train_wl(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from stratpol.generation import domain_folder
-    from stratpol.neural.settings import WLTraining
+    from stratpol.method_settings import WLTraining
     from stratpol.neural.wl import train_wl
     from stratpol.neural.wl.splits import Split
     from stratpol.parameters import from_options
@@ -516,7 +516,7 @@ def _bench_saved_policies(args: argparse.Namespace, root, progress) -> int:
 def build_parser() -> argparse.ArgumentParser:
     from stratpol.evaluation.protocol import ScalingSettings
     from stratpol.learning.settings import LearningSettings
-    from stratpol.neural.settings import GNNTraining, WLTraining
+    from stratpol.method_settings import GNNTraining, WLTraining
     from stratpol.parameters import add_options
     from stratpol.planning.planners import PLANNERS
 
@@ -610,7 +610,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     train_gnn = commands.add_parser("train-gnn", help="train an R-GNN value or Q-value policy on optimal plans")
     train_gnn.add_argument("domain", help="domain name (training instances come from its generator)")
-    add_options(train_gnn, GNNTraining())  # --value, --epochs, --layers, ... (stratpol.neural.settings)
+    add_options(train_gnn, GNNTraining())  # --value, --epochs, --layers, ... (stratpol.method_settings)
     train_gnn.add_argument("--sizes", type=_size_range, metavar="A:B",
                            help="training sizes (default: the 12 smallest sizes of the domain)")
     train_gnn.add_argument("--threads", type=_positive, default=1, metavar="T",
@@ -622,7 +622,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     train_wl = commands.add_parser("train-wl", help="train a WL transition model (XGBoost or LSTM) on optimal plans")
     train_wl.add_argument("domain", help="domain name (training instances come from its generator)")
-    add_options(train_wl, WLTraining())  # --model, --mode, --iterations, ... (stratpol.neural.settings)
+    add_options(train_wl, WLTraining())  # --model, --mode, --iterations, ... (stratpol.method_settings)
     train_wl.add_argument("--sizes", type=_size_range, metavar="A:B",
                           help="training sizes (default: the paper's Table 1 sizes, or the 5 smallest)")
     train_wl.add_argument("--validation-sizes", type=_size_range, metavar="A:B",

@@ -20,8 +20,7 @@ from pathlib import Path
 from stratpol.atomic import write_text_atomically
 from stratpol.errors import InputError
 from stratpol.evaluation.policies import GeneralPolicy
-from stratpol.experiment.config import GRID_LEARNING, ExperimentConfig, evaluation_settings, flat_settings
-from stratpol.neural.settings import GRID_GNN, GRID_WL
+from stratpol.experiment.config import ExperimentConfig, flat_settings
 from stratpol.generation import domain_folder
 from stratpol.methods import MethodKind, TrainingFailed, method
 from stratpol.provenance import fingerprint, path_hash
@@ -70,8 +69,7 @@ def training_settings(config: ExperimentConfig, cell: Cell) -> dict:
     kind = method(cell.method).kind
     settings = {MethodKind.RULES: config.rules, MethodKind.GNN: config.gnn, MethodKind.WL: config.wl,
                 MethodKind.PLANNER: config.planner}[kind]
-    changed = flat_settings(settings, {"training": GRID_GNN if kind is MethodKind.GNN else GRID_WL,
-                                       "learning": GRID_LEARNING})
+    changed = flat_settings(settings)
     for key in ("sizes", "per_size"):  # per-domain tables: only this domain's entry matters
         if key in changed:
             changed[key] = changed[key].get(cell.domain)
@@ -82,7 +80,7 @@ def training_settings(config: ExperimentConfig, cell: Cell) -> dict:
 
 
 def cell_fingerprint(config: ExperimentConfig, cell: Cell) -> str:
-    return fingerprint(training_settings(config, cell), evaluation_settings(config.evaluation))
+    return fingerprint(training_settings(config, cell), flat_settings(config.evaluation))
 
 
 def artifact_folder(config: ExperimentConfig, cell: Cell) -> Path:

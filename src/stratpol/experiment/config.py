@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 from stratpol.errors import InputError
 from stratpol.evaluation.protocol import GRID_PROTOCOL, ScalingSettings
 from stratpol.learning.settings import LearningSettings
-from stratpol.neural.settings import GRID_GNN, GRID_WL, GNNTraining, WLTraining
+from stratpol.method_settings import GRID_GNN, GRID_WL, GNNTraining, WLTraining
 from stratpol.methods import method, method_names
 from stratpol.parameters import ParameterError, from_mapping
 from stratpol.provenance import changed_settings
@@ -258,23 +258,18 @@ def _evaluation(table: _Reader, base: Path) -> EvaluationConfig:
     return config
 
 
-def flat_settings(settings: Any, defaults: dict[str, Any]) -> dict:
-    """What of a grid's settings differs from the defaults, as one flat table: a nested settings
-    object (the protocol, GNN training) against its grid default in `defaults`, then the other
-    fields (the shape that artifacts and evaluations have been keyed by)."""
+def flat_settings(settings: Any) -> dict:
+    """What of a grid's settings differs from their defaults, as one flat table: a nested settings
+    object (the protocol, GNN training) against the grid's default of that field (GRID_PROTOCOL,
+    GRID_GNN, ...), then the other fields; the shape that artifacts and evaluations are keyed by."""
+    default = type(settings)()
     flat = {}
     for name, value in changed_settings(settings).items():
-        if name in defaults:
-            flat.update(changed_settings(value, defaults[name]))
+        if is_dataclass(value):
+            flat.update(changed_settings(value, getattr(default, name)))
         else:
             flat[name] = value
     return flat
-
-
-def evaluation_settings(evaluation: EvaluationConfig) -> dict:
-    """What of a grid's evaluation differs from the defaults, as one flat table: the protocol's
-    fields against GRID_PROTOCOL, then the IPC runs' (the shape cells have been keyed by)."""
-    return flat_settings(evaluation, {"protocol": GRID_PROTOCOL})
 
 
 def _rules(table: _Reader, base: Path) -> RulesConfig:

@@ -26,7 +26,7 @@ from stratpol.neural.encoding import StateEncoder
 from stratpol.neural.losses import q_loss, regulariser_bounds, value_loss
 from stratpol.neural.policies import CHECKPOINT_FILES, GNNPolicy, pick_device, save_checkpoint
 from stratpol.neural.rgnn import RelationalGNN, RGNNConfig
-from stratpol.neural.settings import GNNTraining
+from stratpol.method_settings import GNNTraining
 from stratpol.provenance import Provenance, claim_folder
 
 _REGULARISER = {"v": "none", "q": "none", "q-exp": "explicit", "q-heu": "heuristic"}

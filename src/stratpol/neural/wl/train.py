@@ -17,7 +17,7 @@ from stratpol.errors import InputError
 from stratpol.generation import domain_folder
 from stratpol.neural.data import TeacherTrajectory, optimal_trajectory, teacher_data
 from stratpol.neural.wl.features import ColourCounts, WLFeatures
-from stratpol.neural.settings import WLTraining
+from stratpol.method_settings import WLTraining
 from stratpol.neural.wl.loading import WLModelRecord
 from stratpol.neural.wl.models import EmbeddedTrajectory, FitReport, new_model
 from stratpol.neural.wl.splits import Split, default_setting, split_instances

@@ -1,4 +1,6 @@
-"""How the neural methods are trained, declared once (a light module: no torch, no wlplan).
+"""How the neural methods are trained, declared once, outside `stratpol.neural`: the command line
+and experiment grids read these settings without importing the neural add-ons (no torch, no
+wlplan), as the layering asks.
 
 `stratpol train-gnn` and `stratpol train-wl` make their options from these fields, and a grid's
 `[gnn]` and `[wl]` tables read them (grids start from `GRID_GNN` and `GRID_WL`);
