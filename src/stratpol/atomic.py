@@ -2,29 +2,39 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import os
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 
-def write_text_atomically(path: Path, text: str) -> None:
-    """Write `text` to a temporary file beside `path`, then rename it over `path`.
+@contextlib.contextmanager
+def atomic_path(path: Path) -> Iterator[Path]:
+    """A temporary path beside `path` (same suffix) to write in any way; renamed over `path` when
+    the block ends without an error, removed when it does not.
 
     The file gets the permissions of any file the user creates (mkstemp's own are 0600, which
     would hide results in a shared folder from the user's group)."""
+    path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    handle, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=f".tmp{path.suffix}")
+    os.close(handle)
+    temporary = Path(name)
     try:
-        with os.fdopen(handle, "w") as file:
-            file.write(text)
+        yield temporary
         os.chmod(temporary, 0o666 & ~_umask())
         os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def write_text_atomically(path: Path, text: str) -> None:
+    """Write `text` to a temporary file beside `path`, then rename it over `path`."""
+    with atomic_path(path) as temporary:
+        temporary.write_text(text)
 
 
 def write_csv_atomically(path: Path, rows: Iterable[Sequence[object]]) -> None:

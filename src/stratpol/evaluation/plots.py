@@ -20,6 +20,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 
+from stratpol.atomic import atomic_path  # noqa: E402
 from stratpol.errors import InputError  # noqa: E402
 from stratpol.evaluation.scaling import ScalingResult  # noqa: E402
 
@@ -194,12 +195,7 @@ def save_figure(figure: Figure, path: Path) -> None:
     and close it."""
     try:
         kind = figure_format(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(f".{path.name}.tmp")
-        try:
+        with atomic_path(path) as temporary:
             figure.savefig(temporary, format=kind, dpi=120, bbox_inches="tight", metadata=FORMATS[kind])
-            temporary.replace(path)
-        finally:
-            temporary.unlink(missing_ok=True)
     finally:
         plt.close(figure)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import torch
 
-from stratpol.atomic import write_text_atomically
+from stratpol.atomic import atomic_path, write_text_atomically
 from stratpol.errors import InputError
 from stratpol.generation import domain_folder
 from stratpol.neural.encoding import StateEncoder
@@ -87,10 +87,8 @@ class _GNNController:
 
 def save_checkpoint(folder: Path, model: RelationalGNN, domain: str, value: str, training: dict) -> None:
     """Write `model.pt` and `gnn.json` into `folder` (each atomically)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    weights = folder / "model.pt.tmp"
-    torch.save({k: v.detach().cpu() for k, v in model.state_dict().items()}, weights)
-    weights.replace(folder / "model.pt")
+    with atomic_path(folder / "model.pt") as weights:
+        torch.save({k: v.detach().cpu() for k, v in model.state_dict().items()}, weights)
     meta = {"format": CHECKPOINT_FORMAT, "domain": domain, "value": value, "model": model.config.to_json(),
             "training": training}
     write_text_atomically(folder / "gnn.json", json.dumps(meta, indent=2) + "\n")

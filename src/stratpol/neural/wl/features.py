@@ -22,7 +22,7 @@ import wlplan.data as wl_data
 import wlplan.feature_generator as wl_features
 import wlplan.planning as wl_planning
 
-from stratpol.atomic import write_text_atomically
+from stratpol.atomic import atomic_path
 from stratpol.planning import Atom, Domain, Instance, State
 from stratpol.planning.quiet import silenced_stdout
 
@@ -121,12 +121,8 @@ class WLFeatures:
 
     def save(self, folder: Path) -> Path:
         path = Path(folder) / FEATURES_FILE
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp.json")
-        with silenced_stdout():
-            self._generator.save(str(tmp))
-        write_text_atomically(path, tmp.read_text())
-        tmp.unlink()
+        with atomic_path(path) as temporary, silenced_stdout():
+            self._generator.save(str(temporary))
         return path
 
     @property
