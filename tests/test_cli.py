@@ -314,3 +314,18 @@ def test_learn_takes_problem_files_as_well_as_folders(tmp_path):
     run = stratpol("learn", "gripper", "--instances", *instances, "--json")
     assert run.returncode == 0, run.stderr
     assert sorted(json.loads(run.stdout)["order"]) == ["gripper-2", "gripper-4"]
+
+
+def test_a_child_killed_for_memory_is_one_line_not_a_traceback(tmp_path, monkeypatch, capsys):
+    from stratpol.child_process import ChildDied
+    from stratpol.cli import main
+    from stratpol.learning import wrapper
+
+    def killed(*args, **kwargs):
+        raise ChildDied(-9, "dlplan's feature generation")
+
+    monkeypatch.setenv("STRATPOL_CACHE", str(tmp_path))
+    monkeypatch.setattr(wrapper, "generate_pool", killed)
+    assert main(["learn", "gripper"]) == 1
+    error = capsys.readouterr().err.strip().splitlines()[-1]
+    assert error.startswith("stratpol: dlplan's feature generation ended without a result (exit code -9")

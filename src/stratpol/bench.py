@@ -338,10 +338,11 @@ def _saved_policy(policy_file: Path, domain: Domain, progress: Callable[[str], N
     not a policy of that domain (bench testing and execution go on with the next file)."""
     from stratpol.errors import InputError
     from stratpol.features import Vocabulary
-    from stratpol.policy.text import parse_policy
+    from stratpol.policy.files import read_policy_file
 
     try:
-        return RulePolicy(parse_policy(policy_file.read_text(), policy_file), Vocabulary(domain), seed=0)
+        vocabulary = Vocabulary(domain)
+        return RulePolicy(read_policy_file(policy_file, vocabulary.factory), vocabulary, seed=0)
     except (InputError, ValueError) as error:
         progress(f"{policy_file.name}: not a policy of {domain.path} ({str(error).splitlines()[0]})")
         return None

@@ -15,8 +15,8 @@ class ChildDied(RuntimeError):
     """The child ended without sending a result (killed, as by the system when memory runs out,
     or crashed inside a library)."""
 
-    def __init__(self, exit_code: int | None) -> None:
-        super().__init__(f"ended without a result (exit code {exit_code}; -9 is a kill, as by the system "
+    def __init__(self, exit_code: int | None, what: str = "the child process") -> None:
+        super().__init__(f"{what} ended without a result (exit code {exit_code}; -9 is a kill, as by the system "
                          f"when memory runs out)")
         self.exit_code = exit_code
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from stratpol import __version__
+from stratpol.child_process import ChildDied
 from stratpol.errors import InputError
 from stratpol.parameters import at_least, option_type, positive, within
 from stratpol.progress import Progress
@@ -694,6 +695,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except InputError as error:
         print(f"stratpol: error: {error}", file=sys.stderr)
         return 2
+    except ChildDied as died:  # e.g. dlplan's generator killed when memory ran out: one line, not a traceback
+        print(f"stratpol: {died}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("stratpol: interrupted", file=sys.stderr)
         return 130

@@ -231,7 +231,7 @@ def _generate_on(vocabulary: Vocabulary, dlplan_states: list, grammar: Grammar, 
         try:
             generated, log, elements = call_in_child(_run_generator, vocabulary.factory, dlplan_states, arguments)
         except ChildDied as died:
-            raise RuntimeError(f"dlplan's feature generation {died}") from None
+            raise ChildDied(died.exit_code, "dlplan's feature generation") from None
     else:
         generated, log, elements = _run_generator(vocabulary.factory, dlplan_states, arguments)
     reached = max((int(level) for level in _LEVEL.findall(log)), default=0)
