@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 
 from stratpol.evaluation.policies import RulePolicy
@@ -445,6 +446,30 @@ class ExecutionRow:
     domain: str
     source: str  # "generated" or "test"
     profile: ExecutionProfile
+
+
+def printed_rows(render: Callable[[list], str],
+                 write: Callable[[str], None] = partial(print, flush=True)) -> Callable[[object], None]:
+    """Write the table's header now and return a callback that writes each row as it arrives (a
+    long benchmark shows what it has done, and a cut-off run keeps it)."""
+    header = render([])
+    write(header)
+    skip = len(header.splitlines())
+    return lambda row: write("\n".join(render([row]).splitlines()[skip:]))
+
+
+def saved_policy_files(folder: Path, benchmarks: Path, domains: Sequence[str] = ()) -> list[Path]:
+    """The `.policy` files of `folder`, only those of `domains` when given; InputError if none."""
+    from stratpol.errors import InputError
+
+    if not folder.is_dir():
+        raise InputError("policy folder not found", folder)
+    files = sorted(folder.glob("*.policy"))
+    if domains:
+        files = [f for f in files if policy_domain(f, benchmarks) in domains]
+    if not files:
+        raise InputError("no .policy file" + (" of the domains asked for" if domains else ""), folder)
+    return files
 
 
 def policy_domain(policy_file: Path, benchmarks: Path) -> str | None:

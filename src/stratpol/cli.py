@@ -474,43 +474,23 @@ def _bench_suite(args: argparse.Namespace, progress: Progress) -> int:
     root = Path(args.benchmarks)
     if not root.is_dir():
         raise InputError("benchmark folder not found", root)
-    if args.suite in ("execution", "testing"):
-        return _bench_saved_policies(args, root, progress)
-    names = args.domains or bench.TABLE1
-    unknown = [n for n in names if not (root / n / "domain.pddl").is_file()]
-    if unknown:
-        raise InputError(f"no training set for {', '.join(unknown)}", root)
-    def show(row) -> None:  # each domain's rows as soon as it is done: a long run can be cut off
-        print("\n".join(bench.render_learning_benchmark([row]).splitlines()[1:]), flush=True)
-
-    print(bench.render_learning_benchmark([]), flush=True)
-    bench.learning_benchmark(root, names, args.time_limit, args.learn_time_limit, args.jobs, progress, show,
-                             policies=Path(args.policies) if args.policies else None)
-    return 0
-
-
-def _bench_saved_policies(args: argparse.Namespace, root, progress) -> int:
-    from pathlib import Path
-
-    from stratpol import bench
-
-    folder = Path(args.policies or "experiments/results/policies/gp2024")
-    if not folder.is_dir():
-        raise InputError("policy folder not found", folder)
-    files = sorted(folder.glob("*.policy"))
-    if args.domains:
-        files = [f for f in files if bench.policy_domain(f, root) in args.domains]
-    if not files:
-        raise InputError("no .policy file" + (" of the domains asked for" if args.domains else ""), folder)
-    if args.suite == "testing":
-        print(bench.render_test_benchmark([]), flush=True)
-        bench.testing_benchmark(files, root, args.time_limit, progress,
-                                lambda row: print("\n".join(bench.render_test_benchmark([row]).splitlines()[1:]),
-                                                  flush=True))
+    if args.suite == "learning":
+        names = args.domains or bench.TABLE1
+        unknown = [n for n in names if not (root / n / "domain.pddl").is_file()]
+        if unknown:
+            raise InputError(f"no training set for {', '.join(unknown)}", root)
+        bench.learning_benchmark(root, names, args.time_limit, args.learn_time_limit, args.jobs, progress,
+                                 bench.printed_rows(bench.render_learning_benchmark),
+                                 policies=Path(args.policies) if args.policies else None)
         return 0
-    print(bench.render_execution_benchmark([]), flush=True)
-    bench.execution_benchmark(files, root, tuple(args.sizes), args.time_limit, progress,
-                              lambda row: print(bench.render_execution_benchmark([row]).splitlines()[1], flush=True))
+    files = bench.saved_policy_files(Path(args.policies or "experiments/results/policies/gp2024"), root,
+                                     args.domains or ())
+    if args.suite == "testing":
+        bench.testing_benchmark(files, root, args.time_limit, progress,
+                                bench.printed_rows(bench.render_test_benchmark))
+    else:
+        bench.execution_benchmark(files, root, tuple(args.sizes), args.time_limit, progress,
+                                  bench.printed_rows(bench.render_execution_benchmark))
     return 0
 
 
