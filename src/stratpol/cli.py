@@ -217,7 +217,8 @@ def _learn(args: argparse.Namespace) -> int:
 
     domain, name = _learning_domain(args)
     settings = from_options(learning_settings(name), args)  # the options given override the domain's entry
-    planner_chain(settings.teacher)  # an unknown planner or grammar fails here, before any work
+    for teacher in filter(None, (settings.teacher, settings.edge_teacher)):
+        planner_chain(teacher)  # an unknown planner or grammar fails here, before any work
     load_grammar(settings.grammar)
     instances = _training_instances(args, domain)
     vocabulary = Vocabulary(domain)

@@ -29,13 +29,17 @@ class LearningSettings:
                               choices=STRATEGIES)
     dead_ends: bool = parameter(False, "test every state verification reaches for being a dead end, so that a "
                                 "repair marks the transition into the first dead end as bad")
+    edge_teacher: str | None = parameter(None, "planner asked for another plan from a state whose teacher "
+                                         "transition no pool feature can order (an Edge requirement); none: "
+                                         "learning fails there, as in the paper", None, "P")
 
     def __post_init__(self) -> None:
         validate(self)
 
     def describe(self) -> str:
+        edges = f", Edge replanning with {self.edge_teacher}" if self.edge_teacher else ""
         return (f"grammar {self.grammar}, teacher {self.teacher}, strategy {self.strategy}, "
-                f"dead-end tests {'on' if self.dead_ends else 'off'}")
+                f"dead-end tests {'on' if self.dead_ends else 'off'}{edges}")
 
 
 def settings_path() -> Path:

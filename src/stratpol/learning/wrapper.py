@@ -22,7 +22,7 @@ from stratpol.features import (FeatureTable, Grammar, PoolGeneration, Vocabulary
 from stratpol.features.policy_evaluator import PolicyEvaluator
 from stratpol.features.vocabulary import InstanceBridge
 from stratpol.learning.genex import GenexFailure, genex
-from stratpol.learning.hitting_set import LearningExamples, build_problem
+from stratpol.learning.hitting_set import LearningExamples, Requirement, build_problem
 from stratpol.learning.projection import projected_policy, transition_values
 from stratpol.learning.settings import STRATEGIES, LearningSettings
 from stratpol.learning.simplification import simplify_policy
@@ -66,6 +66,7 @@ class LearningStatistics:
     last_subset: int = 0  # |Q'|
     last_inner: int = 0  # Inner*
     teacher_calls: int = 0
+    replanned: int = 0  # good transitions of Edge requirements replaced by the Edge teacher's plans
     seconds: dict[str, float] = field(default_factory=dict)
 
     def add_time(self, phase: str, started: float) -> None:
@@ -78,12 +79,13 @@ class LearningStatistics:
     def describe(self) -> str:
         """Two comment lines: the counts of Table 1, then the seconds per phase."""
         dropped = f" ({self.dropped} without a teacher plan dropped)" if self.dropped else ""
+        replanned = f", {self.replanned} Edge transitions replanned" if self.replanned else ""
         phases = ", ".join(f"{phase} {seconds:.2f} s" for phase, seconds in self.seconds.items())
         return (f"# {self.instances} instances{dropped}, {self.states:,} states, pool {self.pool:,} features "
                 f"({self.pool_generation.describe()}), strategy {self.strategy}, {self.outer_iterations} outer / "
                 f"{self.inner_iterations} inner iterations; last: |Q'| = {self.last_subset}, inner* = "
                 f"{self.last_inner}, |X+| = {self.good}, |X-| = {self.bad}, |H| = {self.requirements}; "
-                f"{self.teacher_calls} teacher calls\n# time: {phases}, total {self.total_seconds:.2f} s")
+                f"{self.teacher_calls} teacher calls{replanned}\n# time: {phases}, total {self.total_seconds:.2f} s")
 
 
 @dataclass(frozen=True)
@@ -156,18 +158,43 @@ class _Example:
     def restart(self) -> None:
         self.good, self.bad, self.relevant = list(zip(self.plan, self.plan[1:])), [], self.plan[:-1]
 
+    def replace_transition(self, source: int, target: int, path: list[int]) -> bool:
+        """Replace the good transition (source, target) by the transitions of `path`, another plan
+        from `source`; on the example plan, `path` replaces the plan's rest. False (and nothing
+        changed) where `path` takes the same first step, or returns to a state before `source`."""
+        if len(path) < 2 or path[0] != source or path[1] == target:
+            return False
+        pairs = list(zip(path, path[1:]))
+        on_plan = source in self.plan and self.plan.index(source) + 1 < len(self.plan) \
+            and self.plan[self.plan.index(source) + 1] == target
+        if on_plan:
+            cut = self.plan.index(source)
+            if set(path[1:]) & set(self.plan[:cut + 1]):
+                return False
+            dropped = set(zip(self.plan[cut:], self.plan[cut + 1:]))
+            self.plan = self.plan[:cut] + path
+            self.good = [pair for pair in self.good if pair not in dropped]
+        else:
+            self.good.remove((source, target))
+        self.good += [pair for pair in pairs if pair not in self.good]
+        self.relevant += [r for r in path[:-1] if r not in self.relevant]
+        return True
+
 
 def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar: Grammar, teacher: Teacher,
                  seed: int = 0, cache_dir: Path | None = None, max_outer: int | None = None,
                  verify_max_states: int = 200_000, time_limit: float | None = None, simplify: bool = True,
-                 strategy: str = "S1", dead_ends: bool = False,
+                 strategy: str = "S1", dead_ends: bool = False, edge_teacher: Teacher | None = None,
                  progress: Callable[[str], None] = lambda message: None) -> WrapperResult:
     """Algorithm 2 on the training instances `instances`.
 
     `time_limit` bounds the whole run (LearningTimeout past it): the pool gets the grammar's time
     limit or what is left of this one, and a pool cut by a limit is reported in the statistics.
     `strategy` "S1" runs S1 and then S2 (the paper), "S2" starts with S2; `dead_ends` tests every
-    state verification reaches for being a dead end (the published --deadends).
+    state verification reaches for being a dead end (the published --deadends). With
+    `edge_teacher`, a good transition that no pool feature can order (an Edge requirement) is
+    replaced by that planner's plan from the same state, where its plan steps elsewhere, and GENEX
+    runs again; without it, or where it takes the same step, learning fails (the paper's Edge).
     """
     if strategy not in STRATEGIES:
         raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
@@ -175,7 +202,7 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     try:
         return _wrapper(instances, vocabulary, grammar, teacher, seed, cache_dir, max_outer, verify_max_states,
-                        deadline, simplify, dead_ends, statistics, progress)
+                        deadline, simplify, dead_ends, edge_teacher, statistics, progress)
     except LearningFailure as failure:
         statistics.teacher_calls = teacher.calls
         failure.statistics = statistics
@@ -184,7 +211,7 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
 
 def _wrapper(instances: Sequence[Instance], vocabulary: Vocabulary, grammar: Grammar, teacher: Teacher, seed: int,
              cache_dir: Path | None, max_outer: int | None, verify_max_states: int, deadline: float | None,
-             simplify: bool, dead_ends: bool, statistics: LearningStatistics,
+             simplify: bool, dead_ends: bool, edge_teacher: Teacher | None, statistics: LearningStatistics,
              progress: Callable[[str], None]) -> WrapperResult:
     started = time.perf_counter()
     pending: list[tuple[Instance, tuple[State, ...]]] = []
@@ -236,7 +263,7 @@ def _wrapper(instances: Sequence[Instance], vocabulary: Vocabulary, grammar: Gra
             example.restart()
         try:
             policy = _inner_loop(examples, subset, rows, vocabulary, teacher, seed, statistics,
-                                 verify_max_states, deadline, simplify, dead_end_test, progress)
+                                 verify_max_states, deadline, simplify, dead_end_test, edge_teacher, progress)
         except LearningFailure as failure:
             if statistics.strategy == "S2" or isinstance(failure, LearningTimeout):
                 raise
@@ -279,10 +306,13 @@ def learn_with_settings(instances: Sequence[Instance], vocabulary: Vocabulary, s
     grammar = load_grammar(settings.grammar)
     if pool_time_limit is not None:
         grammar = dataclasses.replace(grammar, time_limit=pool_time_limit)
-    teacher = Teacher(settings.teacher, cache_dir=None if cache is None else cache / "plans")
+    plans = None if cache is None else cache / "plans"
+    teacher = Teacher(settings.teacher, cache_dir=plans)
+    edge_teacher = None if settings.edge_teacher is None else Teacher(settings.edge_teacher, cache_dir=plans)
     return learn_policy(instances, vocabulary, grammar, teacher, seed=seed,
                         cache_dir=None if cache is None else cache / "pools", time_limit=time_limit,
-                        strategy=settings.strategy, dead_ends=settings.dead_ends, progress=progress)
+                        strategy=settings.strategy, dead_ends=settings.dead_ends, edge_teacher=edge_teacher,
+                        progress=progress)
 
 
 class _DeadEnds:
@@ -319,7 +349,7 @@ def _next_subset(strategy: str, subset: list[int], failing: int, count: int) -> 
 def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, vocabulary: Vocabulary,
                 teacher: Teacher, seed: int, statistics: LearningStatistics, verify_max_states: int,
                 deadline: float | None, simplify: bool, dead_end_test: _DeadEnds | None,
-                progress: Callable[[str], None]) -> Policy:
+                edge_teacher: Teacher | None, progress: Callable[[str], None]) -> Policy:
     """GENEX and repairs until the policy solves the instances in `subset`."""
     statistics.last_subset, statistics.last_inner = len(subset), 0
     while True:
@@ -348,8 +378,10 @@ def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, vocabu
         result = genex(reduced, problem, seed=seed)
         statistics.add_time("genex", started)
         if isinstance(result, GenexFailure):  # named by the learner's rows, not the sub-table's
-            pending = tuple((kind, tuple(used[r] for r in sources)) for kind, sources in result.pending)
-            raise LearningFailure(f"GENEX: {GenexFailure(pending).describe()}")
+            failure = GenexFailure(tuple((kind, tuple(used[r] for r in sources)) for kind, sources in result.pending))
+            if edge_teacher is not None and _replan_edges(failure, examples, rows, edge_teacher, statistics, progress):
+                continue
+            raise LearningFailure(f"GENEX: {failure.describe()}")
         started = time.perf_counter()  # "simplification": the projected policy, its certificate and simplification
         policy = projected_policy(reduced, result.features, result.ranks)
         # ranked as Def. 8 is written, which GENEX's chains guarantee: the ranks spread wider than
@@ -379,6 +411,27 @@ def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, vocabu
         statistics.add_time("verification", started)
         if not repaired:
             return policy
+
+
+def _replan_edges(failure: GenexFailure, examples: list[_Example], rows: _Rows, edge_teacher: Teacher,
+                  statistics: LearningStatistics, progress: Callable[[str], None]) -> bool:
+    """Ask `edge_teacher` for another plan from the source of each pending Edge requirement and
+    put it in place of the requirement's transition; whether any transition was replaced."""
+    owner = {row: number for (number, _), row in rows.index.items()}
+    replaced = 0
+    for kind, (source, target) in ((kind, sources) for kind, sources in failure.pending if kind is Requirement.EDGE):
+        example = examples[owner[source]]
+        if (source, target) not in example.good:
+            continue  # an earlier replacement of this round dropped it
+        advice = edge_teacher.advise(example.instance, rows.entries[source][1])
+        if advice.verdict is not Solvability.ALIVE:
+            continue
+        path = [rows.row(owner[source], example.bridge, state) for state in advice.states]
+        replaced += example.replace_transition(source, target, path)
+    if replaced:
+        statistics.replanned += replaced
+        progress(f"Edge: {replaced} teacher transition(s) replaced by {edge_teacher.planner_name}'s plans")
+    return replaced > 0
 
 
 def _repair(example: _Example, number: int, check: Verification, rows: _Rows, teacher: Teacher) -> None:

@@ -1,0 +1,70 @@
+"""WRAPPER's Edge replanning: a teacher transition that no feature can order is replaced by another
+planner's plan from the same state (LearningSettings.edge_teacher)."""
+
+from __future__ import annotations
+
+import pytest
+
+from stratpol.features import Vocabulary
+from stratpol.learning.genex import GenexFailure
+from stratpol.learning.hitting_set import Requirement
+from stratpol.learning.settings import LearningSettings
+from stratpol.learning.teacher import Teacher
+from stratpol.learning.wrapper import LearningStatistics, _Example, _replan_edges, _Rows
+
+# Two balls, only ball1 has a goal: picking ball2 up is a detour an optimal planner does not take.
+DETOUR = """(define (problem detour) (:domain gripper)
+  (:objects rooma roomb - room ball1 ball2 - ball left right - gripper)
+  (:init (at-robby rooma) (at ball1 rooma) (at ball2 rooma) (free left) (free right))
+  (:goal (at ball1 roomb)))"""
+DETOUR_PLAN = ["(pick ball1 rooma left)", "(pick ball2 rooma right)", "(move rooma roomb)", "(drop ball1 roomb left)"]
+
+
+@pytest.fixture
+def detour(gripper):
+    instance = gripper.instance_from_text(DETOUR)
+    states = [instance.initial_state]
+    for step in DETOUR_PLAN:
+        name, *args = step.strip("()").split()
+        states.append(instance.apply(states[-1], instance.action(name, args))[0])
+    assert instance.is_goal(states[-1])
+    rows = _Rows([])
+    bridge = Vocabulary(gripper).bridge(instance)
+    example = _Example(instance, bridge, [rows.row(0, bridge, s) for s in states])
+    example.restart()
+    return instance, states, rows, example
+
+
+def test_an_edge_on_the_plan_is_replaced_by_the_edge_teachers_plan_from_its_state(detour):
+    instance, states, rows, example = detour
+    s1, s2 = example.plan[1], example.plan[2]
+    statistics, lines = LearningStatistics(), []
+    failure = GenexFailure(((Requirement.EDGE, (s1, s2)),))
+    assert _replan_edges(failure, [example], rows, Teacher("astar"), statistics, lines.append)
+    # the optimal plan from s1 carries ball1 across at once: the pick of ball2 and what followed are gone
+    assert example.plan[:2] == [0, s1] and len(example.plan) == 4 and s2 not in example.plan
+    assert instance.is_goal(rows.entries[example.plan[-1]][1])
+    assert example.good == list(zip(example.plan, example.plan[1:]))
+    assert set(example.plan[:-1]) <= set(example.relevant)
+    assert statistics.replanned == 1 and "replaced by astar" in lines[0]
+    # asked again, the teacher takes the same step: nothing more to replace
+    assert not _replan_edges(GenexFailure(((Requirement.EDGE, (s1, example.plan[2])),)), [example], rows,
+                             Teacher("astar"), statistics, lines.append)
+    assert statistics.replanned == 1
+
+
+def test_replacement_keeps_repairs_and_refuses_same_steps_and_returns(detour):
+    _, _, rows, example = detour
+    plan = list(example.plan)
+    example.good.append((7, 8))  # a repair's good transition, off the plan
+    assert not example.replace_transition(plan[1], plan[2], [plan[1], plan[2], 9])  # the same first step
+    assert not example.replace_transition(plan[2], plan[3], [plan[2], 9, plan[1]])  # back to a state before it
+    assert example.plan == plan
+    assert example.replace_transition(7, 8, [7, 10, 11])
+    assert example.plan == plan and (7, 8) not in example.good
+    assert {(7, 10), (10, 11)} <= set(example.good) and {7, 10} <= set(example.relevant)
+
+
+def test_edge_replanning_is_off_unless_asked():
+    assert LearningSettings().edge_teacher is None
+    assert "Edge replanning with astar-lmcut" in LearningSettings(edge_teacher="astar-lmcut").describe()
