@@ -160,6 +160,50 @@ PAPER = {  # |Q| |S| |F| strategy outer inner |Q'| inner* |X+| |X-| |H| |G| |r| 
 
 
 @dataclass(frozen=True)
+class PaperFailure:
+    """One row of the paper's Table 2: a domain WRAPPER found no general policy for, and why
+    ("Edge": a good transition no pool feature changes across; "Timeout": killed after 12 hours,
+    no times recorded). The strategy column is left out: the paper's rendering garbles it."""
+
+    instances: int
+    states: int
+    pool: int
+    outer: int
+    inner: int
+    last_subset: int
+    last_inner: int
+    good: int
+    bad: int
+    requirements: int
+    reason: str
+    preprocessing: float | None = None
+    genex: float | None = None
+    verification: float | None = None
+    total: float | None = None
+
+
+TABLE2 = {  # |Q| |S| |F| outer inner |Q'| inner* |X+| |X-| |H| reason prep genex verif total
+    "rovers": PaperFailure(608, 6238, 190064, 1, 1, 1, 1, 25, 0, 50, "Edge", 17.26, 0.53, 0.00, 225.75),
+    "tidybot": PaperFailure(8, 211, 59402, 1, 1, 1, 1, 40, 0, 80, "Edge", 7.70, 0.21, 0.00, 119.06),
+    "tpp": PaperFailure(11, 608, 14128, 1, 1, 1, 1, 201, 0, 402, "Edge", 9.32, 0.21, 0.00, 237.19),
+    "8puzzle-2tiles": PaperFailure(16, 207, 4458, 1, 2, 1, 2, 20, 0, 40, "Edge", 0.85, 0.14, 0.18, 6.30),
+    "hiking": PaperFailure(180, 1215, 16723, 1, 2, 1, 2, 8, 0, 16, "Edge", 1.41, 0.06, 4.02, 190.05),
+    "depot": PaperFailure(18, 851, 255079, 1, 17, 1, 17, 119, 0, 238, "Edge", 4771.50, 379.59, 415.29, 15511.73),
+    "freecell": PaperFailure(65, 2842, 146428, 1, 35, 1, 35, 133, 19, 2964, "Timeout"),
+    "barman-1cocktail": PaperFailure(270, 3998, 69040, 1, 94, 1, 94, 105, 6, 868, "Edge", 3056.59, 5474.44, 36.43,
+                                     8769.37),
+    "tetris": PaperFailure(16, 393, 3749, 1, 142, 1, 142, 180, 1, 550, "Edge", 5109.83, 3458.80, 7157.74, 16500.19),
+    "satellite": PaperFailure(950, 6716, 171475, 2, 209, 1, 157, 168, 0, 334, "Timeout"),
+    "driverlog": PaperFailure(381, 3197, 172818, 6, 152, 1, 16, 31, 0, 62, "Edge", 5768.13, 1822.26, 52.39,
+                              8088.94),
+    "zenotravel-1person": PaperFailure(80, 500, 42271, 12, 385, 1, 71, 80, 3, 507, "Edge", 2262.94, 350.48,
+                                       1359.22, 4701.44),
+    "logistics": PaperFailure(282, 1855, 51418, 11, 72, 4, 5, 99, 0, 198, "Edge", 987.57, 169.34, 15.41, 1310.91),
+    "blocks3ops": PaperFailure(392, 2216, 236954, 17, 102, 7, 8, 106, 0, 206, "Timeout"),
+}
+
+
+@dataclass(frozen=True)
 class PaperCoverage:
     """One row of the paper's Table 3: test instances, coverage, and effective width (max, avg)."""
 
@@ -402,6 +446,15 @@ def render_learning_benchmark(rows: list[LearningRow], with_paper: bool = True) 
                 f"{paper.bad:>5}{paper.requirements:>5}{paper.features:>4}{paper.rules:>4}{'':>9}{'':>9}"
                 f"{paper.preprocessing:>8.1f}{paper.genex:>8.1f}{paper.verification:>8.1f}{paper.total:>9.1f}"
                 f"{_paper_coverage_columns(r.domain)}")
+        failed = TABLE2.get(r.domain) if with_paper else None
+        if failed is not None:
+            times = "".join(f"{'-' if t is None else f'{t:.1f}':>{width}}" for t, width in (
+                (failed.preprocessing, 8), (failed.genex, 8), (failed.verification, 8), (failed.total, 9)))
+            lines.append(
+                f"{'  paper (Table 2)':<25}{failed.instances:>5}{failed.states:>7}{failed.pool:>9}  {'':>3} {'':>3}"
+                f"{failed.outer:>5}{failed.inner:>5}{failed.last_subset:>5}{failed.last_inner:>4}{failed.good:>5}"
+                f"{failed.bad:>5}{failed.requirements:>5}{'-':>4}{'-':>4}{'':>9}{'':>9}{times}"
+                f"{'':>9}{'':>9}{'':>3}{'':>6}  {failed.reason}")
     return "\n".join(lines)
 
 

@@ -248,3 +248,14 @@ def test_the_published_childsnack_pool_comes_from_its_ten_gluten_free_files(tmp_
         states += [(bridge, s) for s in teacher.advise(instance).states]
     pool = generate_pool(vocabulary, states, load_grammar("default"))
     assert len(pool) == 2900 and pool.generation.truncated is None
+
+
+def test_a_table_2_domain_prints_the_papers_failure_under_our_row():
+    from stratpol.bench import TABLE2, LearningRow, render_learning_benchmark
+    from stratpol.learning.wrapper import LearningStatistics
+
+    assert len(TABLE2) == 14 and sum(row.reason == "Timeout" for row in TABLE2.values()) == 3
+    ours = LearningRow("zenotravel-1person", "learned", 377.4, LearningStatistics(instances=80, pool=26610), 7, 9)
+    lines = render_learning_benchmark([ours]).splitlines()
+    assert lines[1].startswith("zenotravel-1person") and lines[1].endswith("learned")
+    assert lines[2].startswith("  paper (Table 2)") and lines[2].endswith("Edge") and " 42271 " in lines[2]
