@@ -48,3 +48,13 @@ def test_statistics_are_filled(learned):
     assert stats.instances == 4 and stats.pool > 100 and stats.good >= 3 and stats.outer_iterations >= 1
     assert result.order[0] == "gripper-4"  # longest teacher plan first
     assert set(stats.seconds) >= {"plans", "pool", "preprocessing", "genex", "simplification", "verification"}
+
+
+def test_a_pool_on_every_other_plan_still_learns_a_policy_verified_on_all_instances(learned, tmp_path):
+    folder, vocabulary, whole = learned
+    instances = [folder.domain.instance_from_text(folder.generator(balls=n)) for n in (1, 2, 3, 4)]
+    result = learn_policy(instances, vocabulary, load_grammar("default"), Teacher("siw", cache_dir=tmp_path / "plans"),
+                          cache_dir=tmp_path / "pools", pool_states=20)
+    # the plans of gripper-4 and gripper-2 (every second instance, longest first): 16 + 8 states of 40
+    assert result.statistics.pool_generation.states == 24 < whole.statistics.pool_generation.states == 40
+    assert len(result.verifications) == 4 and all(v.solved for v in result.verifications)

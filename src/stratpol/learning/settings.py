@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from stratpol.errors import InputError
-from stratpol.parameters import ParameterError, from_mapping, parameter, validate
+from stratpol.parameters import ParameterError, at_least, from_mapping, parameter, validate
 
 STRATEGIES = ("S1", "S2")
 
@@ -29,6 +29,9 @@ class LearningSettings:
                               choices=STRATEGIES)
     dead_ends: bool = parameter(False, "test every state verification reaches for being a dead end, so that a "
                                 "repair marks the transition into the first dead end as bad")
+    pool_states: int | None = parameter(None, "generate the feature pool on the plans of every k-th instance (by "
+                                        "plan length), about this many states; none: on every plan state, as in "
+                                        "the paper", at_least(1), "N")
     edge_teacher: str | None = parameter(None, "planner asked for another plan from a state whose teacher "
                                          "transition no pool feature can order (an Edge requirement); none: "
                                          "learning fails there, as in the paper", None, "P")
@@ -38,6 +41,7 @@ class LearningSettings:
 
     def describe(self) -> str:
         edges = f", Edge replanning with {self.edge_teacher}" if self.edge_teacher else ""
+        edges += f", pool on about {self.pool_states:,} plan states" if self.pool_states else ""
         return (f"grammar {self.grammar}, teacher {self.teacher}, strategy {self.strategy}, "
                 f"dead-end tests {'on' if self.dead_ends else 'off'}{edges}")
 

@@ -185,7 +185,7 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
                  seed: int = 0, cache_dir: Path | None = None, max_outer: int | None = None,
                  verify_max_states: int = 200_000, time_limit: float | None = None, simplify: bool = True,
                  strategy: str = "S1", dead_ends: bool = False, edge_teacher: Teacher | None = None,
-                 progress: Callable[[str], None] = lambda message: None) -> WrapperResult:
+                 pool_states: int | None = None, progress: Callable[[str], None] = lambda message: None) -> WrapperResult:
     """Algorithm 2 on the training instances `instances`.
 
     `time_limit` bounds the whole run (LearningTimeout past it): the pool gets the grammar's time
@@ -195,6 +195,8 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
     `edge_teacher`, a good transition that no pool feature can order (an Edge requirement) is
     replaced by that planner's plan from the same state, where its plan steps elsewhere, and GENEX
     runs again; without it, or where it takes the same step, learning fails (the paper's Edge).
+    `pool_states` generates the pool on the plans of every k-th instance (longest plan first), about
+    that many states, instead of on all plan states: generation time grows with the states.
     """
     if strategy not in STRATEGIES:
         raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
@@ -202,7 +204,7 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     try:
         return _wrapper(instances, vocabulary, grammar, teacher, seed, cache_dir, max_outer, verify_max_states,
-                        deadline, simplify, dead_ends, edge_teacher, statistics, progress)
+                        deadline, simplify, dead_ends, edge_teacher, pool_states, statistics, progress)
     except LearningFailure as failure:
         statistics.teacher_calls = teacher.calls
         failure.statistics = statistics
@@ -211,8 +213,8 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
 
 def _wrapper(instances: Sequence[Instance], vocabulary: Vocabulary, grammar: Grammar, teacher: Teacher, seed: int,
              cache_dir: Path | None, max_outer: int | None, verify_max_states: int, deadline: float | None,
-             simplify: bool, dead_ends: bool, edge_teacher: Teacher | None, statistics: LearningStatistics,
-             progress: Callable[[str], None]) -> WrapperResult:
+             simplify: bool, dead_ends: bool, edge_teacher: Teacher | None, pool_states: int | None,
+             statistics: LearningStatistics, progress: Callable[[str], None]) -> WrapperResult:
     started = time.perf_counter()
     pending: list[tuple[Instance, tuple[State, ...]]] = []
     for number, instance in enumerate(instances, start=1):
@@ -237,6 +239,9 @@ def _wrapper(instances: Sequence[Instance], vocabulary: Vocabulary, grammar: Gra
     started = time.perf_counter()
     bridges = [vocabulary.bridge(instance) for instance, _ in pending]
     plan_states = [(bridge, s) for bridge, (_, states) in zip(bridges, pending) for s in states]
+    if pool_states is not None and len(plan_states) > pool_states:
+        step = -(-len(plan_states) // pool_states)
+        plan_states = [(bridge, s) for bridge, (_, states) in list(zip(bridges, pending))[::step] for s in states]
     if deadline is not None:  # the pool gets what is left of the time limit, and says so if it is cut
         left = deadline - time.perf_counter()
         if left <= 0:
@@ -312,7 +317,7 @@ def learn_with_settings(instances: Sequence[Instance], vocabulary: Vocabulary, s
     return learn_policy(instances, vocabulary, grammar, teacher, seed=seed,
                         cache_dir=None if cache is None else cache / "pools", time_limit=time_limit,
                         strategy=settings.strategy, dead_ends=settings.dead_ends, edge_teacher=edge_teacher,
-                        progress=progress)
+                        pool_states=settings.pool_states, progress=progress)
 
 
 class _DeadEnds:
