@@ -165,9 +165,7 @@ class _Example:
         if len(path) < 2 or path[0] != source or path[1] == target:
             return False
         pairs = list(zip(path, path[1:]))
-        on_plan = source in self.plan and self.plan.index(source) + 1 < len(self.plan) \
-            and self.plan[self.plan.index(source) + 1] == target
-        if on_plan:
+        if (source, target) in zip(self.plan, self.plan[1:]):
             cut = self.plan.index(source)
             if set(path[1:]) & set(self.plan[:cut + 1]):
                 return False
@@ -185,7 +183,8 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
                  seed: int = 0, cache_dir: Path | None = None, max_outer: int | None = None,
                  verify_max_states: int = 200_000, time_limit: float | None = None, simplify: bool = True,
                  strategy: str = "S1", dead_ends: bool = False, edge_teacher: Teacher | None = None,
-                 pool_states: int | None = None, progress: Callable[[str], None] = lambda message: None) -> WrapperResult:
+                 pool_states: int | None = None,
+                 progress: Callable[[str], None] = lambda message: None) -> WrapperResult:
     """Algorithm 2 on the training instances `instances`.
 
     `time_limit` bounds the whole run (LearningTimeout past it): the pool gets the grammar's time
