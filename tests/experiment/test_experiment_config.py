@@ -118,3 +118,13 @@ def test_the_shipped_configs_agree_with_the_ipc_domains():
     assert configs
     for config in configs:
         load_config(config)
+
+
+def test_excluded_cells_are_left_out_of_the_grid_and_a_wrong_one_is_named(tmp_path):
+    from stratpol.experiment.grid import cells
+
+    config = load_config(_write(tmp_path, 'exclude = ["ferry.wl-xgb-delta"]\n' + VALID))
+    ids = [cell.id for cell in cells(config)]
+    assert "ferry.wl-xgb-delta.s0" not in ids and "gripper.wl-xgb-delta.s0" in ids and len(ids) == 12
+    with pytest.raises(InputError, match="exclude: 'ferry.gnn-v' is not a cell of this grid"):
+        load_config(_write(tmp_path, 'exclude = ["ferry.gnn-v"]\n' + VALID))

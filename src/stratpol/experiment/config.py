@@ -100,6 +100,7 @@ class ExperimentConfig:
     gnn: GNNConfig = GNNConfig()
     wl: WLConfig = WLConfig()
     planner: PlannerConfig = PlannerConfig()
+    exclude: tuple[str, ...] = ()  # cells left out, "domain.method" (a method too slow on a domain)
 
     def ipc_folder(self, domain: str) -> Path | None:
         """The IPC 2023 folder of `domain`, when the config names one and it has test instances."""
@@ -195,6 +196,11 @@ def load_config(path: Path | str, out: Path | str | None = None) -> ExperimentCo
     seeds = top.get("seeds", list, [0])
     if not seeds or not all(isinstance(s, int) and not isinstance(s, bool) for s in seeds):
         top.fail("seeds", f"expected a non-empty list of integers, got {seeds!r}")
+    exclude = top.strings("exclude", ())
+    for pair in exclude:
+        domain, _, method_name = pair.partition(".")
+        if domain not in domains or method_name not in methods:
+            top.fail("exclude", f"{pair!r} is not a cell of this grid (\"domain.method\" of its domains and methods)")
     jobs = top.positive("jobs", int, 1)
     cluster = top.get("cluster", str, None) or None
     configured_out = base / top.get("out", str, f"results/{name}")
@@ -206,7 +212,7 @@ def load_config(path: Path | str, out: Path | str | None = None) -> ExperimentCo
     planner = _planner(top.table("planner"))
     top.finish()
     config = ExperimentConfig(name, path, out_path, domains, methods, tuple(seeds), jobs, cluster, evaluation, rules,
-                              gnn, wl, planner)
+                              gnn, wl, planner, exclude)
     _check_ipc_domains(config)
     return config
 

@@ -35,10 +35,13 @@ class GridResult:
 
 
 def cells(config: ExperimentConfig) -> list[Cell]:
-    """The grid in a fixed order: domain, then method, then seed (planners have one seed: they are not learned)."""
+    """The grid in a fixed order: domain, then method, then seed (planners have one seed: they are not
+    learned), without the config's excluded cells."""
     grid = []
     for domain in config.domains:
         for name in config.methods:
+            if f"{domain}.{name}" in config.exclude:
+                continue
             seeds = config.seeds[:1] if method(name).kind is MethodKind.PLANNER else config.seeds
             grid += [Cell(domain, name, seed) for seed in seeds]
     return grid
