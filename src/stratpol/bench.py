@@ -182,7 +182,10 @@ class PaperFailure:
     total: float | None = None
 
 
-TABLE2 = {  # |Q| |S| |F| outer inner |Q'| inner* |X+| |X-| |H| reason prep genex verif total
+# |Q| |S| |F| outer inner |Q'| inner* |X+| |X-| |H| reason prep genex verif total; the rendering lost
+# some decimal points (depot's and barman's verification, logistics' verification and total): restored
+# so that the phases add up to less than the total
+TABLE2 = {
     "rovers": PaperFailure(608, 6238, 190064, 1, 1, 1, 1, 25, 0, 50, "Edge", 17.26, 0.53, 0.00, 225.75),
     "tidybot": PaperFailure(8, 211, 59402, 1, 1, 1, 1, 40, 0, 80, "Edge", 7.70, 0.21, 0.00, 119.06),
     "tpp": PaperFailure(11, 608, 14128, 1, 1, 1, 1, 201, 0, 402, "Edge", 9.32, 0.21, 0.00, 237.19),
