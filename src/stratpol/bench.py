@@ -8,7 +8,6 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from functools import partial
 from pathlib import Path
 
 from stratpol.evaluation.policies import RulePolicy
@@ -108,7 +107,9 @@ TEST_FOLDERS = {"spanner": "spanner-1nut", "delivery": "delivery-1pkg"}
 
 @dataclass(frozen=True)
 class PaperRow:
-    """One row of the paper's Table 1."""
+    """One row of the paper's Table 1, or of its Table 2 with the `reason` WRAPPER found no general
+    policy ("Edge": a good transition no pool feature changes across; "Timeout": killed after 12
+    hours, no times recorded). Table 2 has no |G| and |r|, and its rendering garbles the strategy."""
 
     instances: int
     states: int
@@ -121,12 +122,13 @@ class PaperRow:
     good: int
     bad: int
     requirements: int
-    features: int
-    rules: int
-    preprocessing: float
-    genex: float
-    verification: float
-    total: float
+    features: int | None
+    rules: int | None
+    preprocessing: float | None
+    genex: float | None
+    verification: float | None
+    total: float | None
+    reason: str | None = None
 
 
 PAPER = {  # |Q| |S| |F| strategy outer inner |Q'| inner* |X+| |X-| |H| |G| |r| prep genex verif total
@@ -159,50 +161,33 @@ PAPER = {  # |Q| |S| |F| strategy outer inner |Q'| inner* |X+| |X-| |H| |G| |r| 
 }
 
 
-@dataclass(frozen=True)
-class PaperFailure:
-    """One row of the paper's Table 2: a domain WRAPPER found no general policy for, and why
-    ("Edge": a good transition no pool feature changes across; "Timeout": killed after 12 hours,
-    no times recorded). The strategy column is left out: the paper's rendering garbles it."""
-
-    instances: int
-    states: int
-    pool: int
-    outer: int
-    inner: int
-    last_subset: int
-    last_inner: int
-    good: int
-    bad: int
-    requirements: int
-    reason: str
-    preprocessing: float | None = None
-    genex: float | None = None
-    verification: float | None = None
-    total: float | None = None
-
-
-# |Q| |S| |F| outer inner |Q'| inner* |X+| |X-| |H| reason prep genex verif total; the rendering lost
+# |Q| |S| |F| outer inner |Q'| inner* |X+| |X-| |H| prep genex verif total, reason; the rendering lost
 # some decimal points (depot's and barman's verification, logistics' verification and total): restored
 # so that the phases add up to less than the total
 TABLE2 = {
-    "rovers": PaperFailure(608, 6238, 190064, 1, 1, 1, 1, 25, 0, 50, "Edge", 17.26, 0.53, 0.00, 225.75),
-    "tidybot": PaperFailure(8, 211, 59402, 1, 1, 1, 1, 40, 0, 80, "Edge", 7.70, 0.21, 0.00, 119.06),
-    "tpp": PaperFailure(11, 608, 14128, 1, 1, 1, 1, 201, 0, 402, "Edge", 9.32, 0.21, 0.00, 237.19),
-    "8puzzle-2tiles": PaperFailure(16, 207, 4458, 1, 2, 1, 2, 20, 0, 40, "Edge", 0.85, 0.14, 0.18, 6.30),
-    "hiking": PaperFailure(180, 1215, 16723, 1, 2, 1, 2, 8, 0, 16, "Edge", 1.41, 0.06, 4.02, 190.05),
-    "depot": PaperFailure(18, 851, 255079, 1, 17, 1, 17, 119, 0, 238, "Edge", 4771.50, 379.59, 415.29, 15511.73),
-    "freecell": PaperFailure(65, 2842, 146428, 1, 35, 1, 35, 133, 19, 2964, "Timeout"),
-    "barman-1cocktail": PaperFailure(270, 3998, 69040, 1, 94, 1, 94, 105, 6, 868, "Edge", 3056.59, 5474.44, 36.43,
-                                     8769.37),
-    "tetris": PaperFailure(16, 393, 3749, 1, 142, 1, 142, 180, 1, 550, "Edge", 5109.83, 3458.80, 7157.74, 16500.19),
-    "satellite": PaperFailure(950, 6716, 171475, 2, 209, 1, 157, 168, 0, 334, "Timeout"),
-    "driverlog": PaperFailure(381, 3197, 172818, 6, 152, 1, 16, 31, 0, 62, "Edge", 5768.13, 1822.26, 52.39,
-                              8088.94),
-    "zenotravel-1person": PaperFailure(80, 500, 42271, 12, 385, 1, 71, 80, 3, 507, "Edge", 2262.94, 350.48,
-                                       1359.22, 4701.44),
-    "logistics": PaperFailure(282, 1855, 51418, 11, 72, 4, 5, 99, 0, 198, "Edge", 987.57, 169.34, 15.41, 1310.91),
-    "blocks3ops": PaperFailure(392, 2216, 236954, 17, 102, 7, 8, 106, 0, 206, "Timeout"),
+    "rovers": PaperRow(608, 6238, 190064, "", 1, 1, 1, 1, 25, 0, 50, None, None, 17.26, 0.53, 0.00, 225.75, "Edge"),
+    "tidybot": PaperRow(8, 211, 59402, "", 1, 1, 1, 1, 40, 0, 80, None, None, 7.70, 0.21, 0.00, 119.06, "Edge"),
+    "tpp": PaperRow(11, 608, 14128, "", 1, 1, 1, 1, 201, 0, 402, None, None, 9.32, 0.21, 0.00, 237.19, "Edge"),
+    "8puzzle-2tiles": PaperRow(16, 207, 4458, "", 1, 2, 1, 2, 20, 0, 40, None, None, 0.85, 0.14, 0.18, 6.30, "Edge"),
+    "hiking": PaperRow(180, 1215, 16723, "", 1, 2, 1, 2, 8, 0, 16, None, None, 1.41, 0.06, 4.02, 190.05, "Edge"),
+    "depot": PaperRow(18, 851, 255079, "", 1, 17, 1, 17, 119, 0, 238, None, None,
+                      4771.50, 379.59, 415.29, 15511.73, "Edge"),
+    "freecell": PaperRow(65, 2842, 146428, "", 1, 35, 1, 35, 133, 19, 2964, None, None,
+                         None, None, None, None, "Timeout"),
+    "barman-1cocktail": PaperRow(270, 3998, 69040, "", 1, 94, 1, 94, 105, 6, 868, None, None,
+                                 3056.59, 5474.44, 36.43, 8769.37, "Edge"),
+    "tetris": PaperRow(16, 393, 3749, "", 1, 142, 1, 142, 180, 1, 550, None, None,
+                       5109.83, 3458.80, 7157.74, 16500.19, "Edge"),
+    "satellite": PaperRow(950, 6716, 171475, "", 2, 209, 1, 157, 168, 0, 334, None, None,
+                          None, None, None, None, "Timeout"),
+    "driverlog": PaperRow(381, 3197, 172818, "", 6, 152, 1, 16, 31, 0, 62, None, None,
+                          5768.13, 1822.26, 52.39, 8088.94, "Edge"),
+    "zenotravel-1person": PaperRow(80, 500, 42271, "", 12, 385, 1, 71, 80, 3, 507, None, None,
+                                   2262.94, 350.48, 1359.22, 4701.44, "Edge"),
+    "logistics": PaperRow(282, 1855, 51418, "", 11, 72, 4, 5, 99, 0, 198, None, None,
+                          987.57, 169.34, 15.41, 1310.91, "Edge"),
+    "blocks3ops": PaperRow(392, 2216, 236954, "", 17, 102, 7, 8, 106, 0, 206, None, None,
+                           None, None, None, None, "Timeout"),
 }
 
 
@@ -441,24 +426,24 @@ def render_learning_benchmark(rows: list[LearningRow], with_paper: bool = True) 
             f"{seconds.get('preprocessing', 0):>8.1f}{seconds.get('genex', 0) + seconds.get('simplification', 0):>8.1f}"
             f"{seconds.get('verification', 0):>8.1f}{r.seconds:>9.1f}{_coverage_columns(c)}  {r.status}"
             f"{_failures(c.failures)}")
-        paper = PAPER.get(r.domain) if with_paper else None
+        paper = (PAPER.get(r.domain) or TABLE2.get(r.domain)) if with_paper else None
         if paper is not None:
-            lines.append(
-                f"{'  paper':<25}{paper.instances:>5}{paper.states:>7}{paper.pool:>9}  {'':>3} {paper.strategy:>3}"
-                f"{paper.outer:>5}{paper.inner:>5}{paper.last_subset:>5}{paper.last_inner:>4}{paper.good:>5}"
-                f"{paper.bad:>5}{paper.requirements:>5}{paper.features:>4}{paper.rules:>4}{'':>9}{'':>9}"
-                f"{paper.preprocessing:>8.1f}{paper.genex:>8.1f}{paper.verification:>8.1f}{paper.total:>9.1f}"
-                f"{_paper_coverage_columns(r.domain)}")
-        failed = TABLE2.get(r.domain) if with_paper else None
-        if failed is not None:
-            times = "".join(f"{'-' if t is None else f'{t:.1f}':>{width}}" for t, width in (
-                (failed.preprocessing, 8), (failed.genex, 8), (failed.verification, 8), (failed.total, 9)))
-            lines.append(
-                f"{'  paper (Table 2)':<25}{failed.instances:>5}{failed.states:>7}{failed.pool:>9}  {'':>3} {'':>3}"
-                f"{failed.outer:>5}{failed.inner:>5}{failed.last_subset:>5}{failed.last_inner:>4}{failed.good:>5}"
-                f"{failed.bad:>5}{failed.requirements:>5}{'-':>4}{'-':>4}{'':>9}{'':>9}{times}"
-                f"{'':>9}{'':>9}{'':>3}{'':>6}  {failed.reason}")
+            lines.append(_paper_line(r.domain, paper))
     return "\n".join(lines)
+
+
+def _paper_line(name: str, paper: PaperRow) -> str:
+    """The paper's row under ours: Table 1's with its Table-3 coverage, Table 2's with its reason."""
+    def number(value: float | None, width: int, digits: int = 1) -> str:
+        return f"{'-' if value is None else f'{value:.{digits}f}':>{width}}"
+
+    label = "  paper" if paper.reason is None else "  paper (Table 2)"
+    tail = _paper_coverage_columns(name) if paper.reason is None else f"{'':>27}  {paper.reason}"
+    return (f"{label:<25}{paper.instances:>5}{paper.states:>7}{paper.pool:>9}  {'':>3} {paper.strategy:>3}"
+            f"{paper.outer:>5}{paper.inner:>5}{paper.last_subset:>5}{paper.last_inner:>4}{paper.good:>5}"
+            f"{paper.bad:>5}{paper.requirements:>5}{number(paper.features, 4, 0)}{number(paper.rules, 4, 0)}"
+            f"{'':>9}{'':>9}{number(paper.preprocessing, 8)}{number(paper.genex, 8)}{number(paper.verification, 8)}"
+            f"{number(paper.total, 9)}{tail}")
 
 
 def _coverage_columns(c: Coverage) -> str:
@@ -502,16 +487,6 @@ class ExecutionRow:
     domain: str
     source: str  # "generated" or "test"
     profile: ExecutionProfile
-
-
-def printed_rows(render: Callable[[list], str],
-                 write: Callable[[str], None] = partial(print, flush=True)) -> Callable[[object], None]:
-    """Write the table's header now and return a callback that writes each row as it arrives (a
-    long benchmark shows what it has done, and a cut-off run keeps it)."""
-    header = render([])
-    write(header)
-    skip = len(header.splitlines())
-    return lambda row: write("\n".join(render([row]).splitlines()[skip:]))
 
 
 def saved_policy_files(folder: Path, benchmarks: Path, domains: Sequence[str] = ()) -> list[Path]:

@@ -7,7 +7,7 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from stratpol import __version__
@@ -481,18 +481,27 @@ def _bench_suite(args: argparse.Namespace, progress: Progress) -> int:
         if unknown:
             raise InputError(f"no training set for {', '.join(unknown)}", root)
         bench.learning_benchmark(root, names, args.time_limit, args.learn_time_limit, args.jobs, progress,
-                                 bench.printed_rows(bench.render_learning_benchmark),
+                                 _printed_rows(bench.render_learning_benchmark),
                                  policies=Path(args.policies) if args.policies else None)
         return 0
     files = bench.saved_policy_files(Path(args.policies or "experiments/results/policies/gp2024"), root,
                                      args.domains or ())
     if args.suite == "testing":
         bench.testing_benchmark(files, root, args.time_limit, progress,
-                                bench.printed_rows(bench.render_test_benchmark))
+                                _printed_rows(bench.render_test_benchmark))
     else:
         bench.execution_benchmark(files, root, tuple(args.sizes), args.time_limit, progress,
-                                  bench.printed_rows(bench.render_execution_benchmark))
+                                  _printed_rows(bench.render_execution_benchmark))
     return 0
+
+
+def _printed_rows(render: Callable[[list], str]) -> Callable[[object], None]:
+    """Print a benchmark table's header now and return a callback that prints each row as it
+    arrives (a long benchmark shows what it has done, and a cut-off run keeps it)."""
+    header = render([])
+    print(header, flush=True)
+    skip = len(header.splitlines())
+    return lambda row: print("\n".join(render([row]).splitlines()[skip:]), flush=True)
 
 
 def build_parser() -> argparse.ArgumentParser:
