@@ -1,5 +1,6 @@
 """The policy's fast path (pymimir's evaluator, lazy cheapest-first feature evaluation,
-compiled rules, lazily made successors) against dlplan's own evaluation and `accepts`, on random
+compiled rules, lazily made successors, values kept across actions that change no predicate
+a feature reads) against dlplan's own evaluation and `accepts`, on random
 states of several domains."""
 
 from __future__ import annotations
@@ -67,6 +68,8 @@ def test_fast_path_agrees_with_dlplan_on_random_states(case, seed, steps):
     for successor in instance.successors(state):
         target = _dlplan_values(policy, elements, on_instance._bridge, successor.state)
         assert (successor.state in compatible) == policy.accepts(expected, target), successor.action
+        # values a transition leaves alone were copied from the source, not evaluated
+        assert on_instance.values(successor.state) == target, successor.action
 
 
 def test_a_run_takes_the_first_compatible_successor_in_name_order(case):
@@ -116,3 +119,18 @@ def test_every_translated_constructor_agrees_with_dlplan(description):
     for seed in range(8):
         state = random_walk(instance, 3 * seed, seed)
         assert on_instance.values(state) == _dlplan_values(policy, [element], on_instance._bridge, state)
+
+
+def test_a_feature_reads_the_fluent_predicates_of_its_primitives():
+    from stratpol.features.expression import fluent_predicates_read
+
+    domain = domain_folder("ferry").domain
+    assert domain.effect_predicates["sail"] == {"at-ferry"}
+    assert domain.effect_predicates["board"] == {"at", "on", "empty-ferry"}
+    # at_g is the goal copy, location a type: fixed within an instance
+    read = fluent_predicates_read("n_count(c_and(c_equal(r_primitive(at,0,1),r_primitive(at_g,0,1)),"
+                                  "c_some(r_primitive(at,0,1),c_primitive(at-ferry,0))))", domain)
+    assert read == {"at", "at-ferry"}
+    assert fluent_predicates_read("b_nullary(empty-ferry)", domain) == {"empty-ferry"}
+    assert fluent_predicates_read("n_count(c_primitive(location,0))", domain) == frozenset()
+    assert fluent_predicates_read("n_count(c_primitive(unknown,0))", domain) is None

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import random
 import time
-from collections.abc import Container, Iterator
+from collections.abc import Container
 from typing import Protocol
 
 from stratpol.features import Vocabulary
@@ -88,23 +88,12 @@ class _RuleController:
             self.rng.shuffle(actions)
         if phase_seconds is not None:
             phase_seconds["successors"] += time.perf_counter() - started
-        return self.on_instance.first_compatible(state, self._successors(state, actions, exclude))
+        return self.on_instance.first_compatible(state, actions, exclude)
 
     def accepts(self, state: State, target: State) -> bool:
         """Whether some rule accepts the pair (state, target): a subgoal when the policy is used as
         a sketch."""
         return self.on_instance.accepts(state, target)
-
-    def _successors(self, state: State, actions: list, exclude: Container[State]) -> Iterator[Successor]:
-        instance = self.on_instance.instance
-        phase_seconds = self.on_instance.phase_seconds
-        for action in actions:
-            started = time.perf_counter() if phase_seconds is not None else 0.0
-            successor = Successor(action, *instance.apply(state, action))
-            if phase_seconds is not None:
-                phase_seconds["successors"] += time.perf_counter() - started
-            if successor.state not in exclude:
-                yield successor
 
 
 class PlannerPolicy:

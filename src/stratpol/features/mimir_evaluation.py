@@ -14,20 +14,17 @@ breaks later evaluations (so each state gets a new one); `Domain.get_name_to_con
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 import pymimir.advanced.languages.description_logics as dl
 
+from stratpol.features.expression import Expression, parse_expression
 from stratpol.features.vocabulary import GOAL_SUFFIX
 from stratpol.planning import Domain, State
 from stratpol.features.kind import Kind
 
 # dlplan's "unreachable" distance is INT32_MAX, pymimir's UINT32_MAX
 _DLPLAN_INFINITY, _MIMIR_INFINITY = 2**31 - 1, 2**32 - 1
-_TOKEN = re.compile(r"\s*([^\s(),]+|[(),])")
-
-Expression = tuple[str, tuple]  # (constructor or name, arguments)
 
 # dlplan constructors with a pymimir counterpart taking the same arguments in the same order
 _CONSTRUCTORS = {
@@ -63,34 +60,6 @@ class StateEvaluation:
         self.index = state.index
         self._denotations = dl.DenotationRepositories()  # must outlive the context
         self.context = dl.EvaluationContext(state.mimir_state, self._denotations)
-
-
-def parse_expression(text: str) -> Expression:
-    """dlplan's syntax as nested (name, arguments) tuples: `n_count(c_primitive(at,0))`."""
-    tokens = _TOKEN.findall(text)
-    position = 0
-
-    def node() -> Expression:
-        nonlocal position
-        name = tokens[position]
-        position += 1
-        arguments = []
-        if position < len(tokens) and tokens[position] == "(":
-            position += 1
-            while tokens[position] != ")":
-                arguments.append(node())
-                if tokens[position] == ",":
-                    position += 1
-            position += 1
-        return name, tuple(arguments)
-
-    try:
-        tree = node()
-    except IndexError:
-        raise ValueError(f"unbalanced feature expression {text!r}") from None
-    if position != len(tokens):
-        raise ValueError(f"trailing text in feature expression {text!r}")
-    return tree
 
 
 class MimirFeatures:

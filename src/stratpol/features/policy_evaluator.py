@@ -4,21 +4,28 @@ description-logic evaluator where it can, by dlplan otherwise).
 Evaluation is lazy: a successor's feature is evaluated only while some rule that holds at the
 source could still accept the transition, cheapest features first, so that most successors are
 rejected after one or two evaluations and the successors after the first compatible one are
-never looked at.
+never looked at. A feature that reads no predicate the action changes keeps its value without
+being evaluated, and a successor state is made only once such free values leave a rule that
+could accept it.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Container, Iterable, Iterator
 from dataclasses import dataclass
 
+from stratpol.features.expression import fluent_predicates_read
 from stratpol.features.mimir_evaluation import MimirFeatures, StateEvaluation, Untranslatable
 from stratpol.features.pool import parse_feature
 from stratpol.features.vocabulary import InstanceBridge, Vocabulary
-from stratpol.planning import Instance, State, Successor
+from stratpol.planning import GroundAction, Instance, State, Successor
 from stratpol.features.kind import Kind
 from stratpol.policy import Change, Policy
+
+# A transition to look at: the predicates its action changes (None: unknown), and a function that
+# makes what to yield for it and its target state (None: leave it out).
+Candidate = tuple[frozenset[str] | None, Callable[[], tuple[object, State] | None]]
 
 # What a rule asks of one feature across a transition (a feature the rule's effect does not
 # mention must keep its value, or for a Boolean feature its valuation).
@@ -91,6 +98,7 @@ class PolicyEvaluator:
                                      f"({vocabulary.domain.path}): {error}") from None
                 raise
         self._rules = _compile(policy)
+        self._reads = [fluent_predicates_read(f.description, vocabulary.domain) for f in policy.features]
         self._mimir = MimirFeatures(vocabulary.domain) if backend == "mimir" else None
         self._fast: list[Callable[[StateEvaluation], int] | None] = [None] * len(policy.features)
         if self._mimir is not None:
@@ -120,6 +128,7 @@ class InstancePolicy:
         self._elements = evaluator._elements
         self._fast = evaluator._fast
         self._rules = evaluator._rules
+        self._reads = evaluator._reads
         self._names = [f.name for f in self.policy.features]
         self._rows: dict[int, list[int | None]] = {}  # state index -> feature values known so far
         self._converted: tuple[int, object] | None = None  # the last state given to dlplan
@@ -136,25 +145,38 @@ class InstancePolicy:
 
     def compatible_successors(self, state: State) -> list[Successor]:
         """The successors whose transition some rule accepts."""
-        return list(self._compatible(state, self.instance.successors(state)))
+        return list(self._accepted(state, self._by_action(state, self.instance.applicable_actions(state), ())))
 
-    def first_compatible(self, state: State, candidates: Iterable[Successor]) -> Successor | None:
-        """The first of `candidates` (successors of `state`) that some rule accepts; the ones after
-        it are never evaluated, which is what makes a run cheap where a state has thousands of
-        successors (spanner's gate: one tighten successor per nut and spanner)."""
-        return next(self._compatible(state, candidates), None)
+    def first_compatible(self, state: State, actions: Iterable[GroundAction],
+                         exclude: Container[State] = ()) -> Successor | None:
+        """The successor by the first of `actions` (applicable in `state`) that some rule accepts
+        and that leads to no state in `exclude`. Successors after it are never made, which is what
+        makes a run cheap where a state has thousands of them (spanner's gate: one tighten action
+        per nut and spanner)."""
+        return next(self._accepted(state, self._by_action(state, actions, exclude)), None)
 
     def accepts(self, state: State, target: State) -> bool:
         """Whether some rule accepts the pair (state, target), any two states: the test of a
         policy used as a sketch, whose subgoal may lie several actions away."""
-        return next(self._accepted(state, [(target, target)]), None) is not None
+        return next(self._accepted(state, [(None, lambda: (True, target))]), None) is not None
 
-    def _compatible(self, state: State, candidates: Iterable[Successor]) -> Iterator[Successor]:
-        return self._accepted(state, ((successor, successor.state) for successor in candidates))
+    def _by_action(self, state: State, actions: Iterable[GroundAction], exclude: Container[State]) -> Iterator[Candidate]:
+        """A candidate per action: the predicates it changes, and its successor made on demand."""
+        instance, changes, phase_seconds = self.instance, self.instance.domain.effect_predicates, self.phase_seconds
+        for action in actions:
+            def make(action: GroundAction = action) -> tuple[Successor, State] | None:
+                started = time.perf_counter() if phase_seconds is not None else 0.0
+                target, cost = instance.apply(state, action)
+                if phase_seconds is not None:
+                    phase_seconds["successors"] += time.perf_counter() - started
+                return None if target in exclude else (Successor(action, target, cost), target)
+            yield changes.get(action.name), make
 
-    def _accepted(self, state: State, candidates: Iterable[tuple[object, State]]) -> Iterator:
-        """Each candidate whose target state some rule accepts from `state` (candidates are pairs
-        of what to yield and its target)."""
+    def _accepted(self, state: State, candidates: Iterable[Candidate]) -> Iterator:
+        """What each candidate yields whose target some rule accepts from `state`. A candidate is
+        the predicates its transition changes (None: unknown) and a function that makes its
+        (yield, target) pair, or None to skip it; it is called only when the features the change
+        leaves alone do not already reject the transition."""
         row = self._row(state)
         source = [self._value(state, row, i) for i in range(len(self._elements))]
         rules = [r for r in self._rules if all((source[i] > 0) == v for i, v in r.conditions)]
@@ -162,16 +184,41 @@ class InstancePolicy:
             return
         checked = {i for r in rules for i in r.checks}
         order = sorted(checked, key=lambda i: self._cost[i] / max(1, self._evaluations[i]))
-        for candidate, target in candidates:
-            target_row = self._row(target)
+        splits: dict[frozenset[str] | None, tuple[list[int], list[int]]] = {}
+        for changed, make in candidates:
+            split = splits.get(changed)
+            if split is None:
+                split = splits[changed] = self._split(order, changed)
+            unchanged, evaluated = split
             alive = rules
-            for i in order:
+            for i in unchanged:
+                alive = [r for r in alive if i not in r.checks or _allows(r.checks[i], source[i], source[i])]
+                if not alive:
+                    break
+            if not alive:
+                continue
+            made = make()
+            if made is None:
+                continue
+            item, target = made
+            target_row = self._row(target)
+            for i in unchanged:
+                target_row[i] = source[i]
+            for i in evaluated:
                 after = self._value(target, target_row, i)
                 alive = [r for r in alive if i not in r.checks or _allows(r.checks[i], source[i], after)]
                 if not alive:
                     break
             else:
-                yield candidate
+                yield item
+
+    def _split(self, order: list[int], changed: frozenset[str] | None) -> tuple[list[int], list[int]]:
+        """`order` split into the features a transition changing the predicates `changed` leaves
+        as they were, and the others."""
+        if changed is None:
+            return [], order
+        unchanged = [i for i in order if self._reads[i] is not None and not self._reads[i] & changed]
+        return unchanged, [i for i in order if i not in unchanged]
 
     def _row(self, state: State) -> list[int | None]:
         row = self._rows.get(state.index)

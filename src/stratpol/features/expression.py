@@ -1,0 +1,74 @@
+"""dlplan's feature syntax read as a tree, and what a feature reads of a state.
+
+A description-logic feature sees a state only through the atoms of the predicates its primitives
+name, so a transition whose action changes none of them leaves the feature's value as it was: a
+policy run need not evaluate it on that successor.
+"""
+
+from __future__ import annotations
+
+import re
+
+from stratpol.features.vocabulary import GOAL_SUFFIX
+from stratpol.planning import Domain
+
+Expression = tuple[str, tuple]  # (constructor or name, arguments)
+
+_TOKEN = re.compile(r"\s*([^\s(),]+|[(),])")
+# the constructors through which a predicate enters a feature, its name their first argument
+_PRIMITIVES = frozenset({"c_primitive", "r_primitive", "b_nullary"})
+
+
+def parse_expression(text: str) -> Expression:
+    """dlplan's syntax as nested (name, arguments) tuples: `n_count(c_primitive(at,0))`."""
+    tokens = _TOKEN.findall(text)
+    position = 0
+
+    def node() -> Expression:
+        nonlocal position
+        name = tokens[position]
+        position += 1
+        arguments = []
+        if position < len(tokens) and tokens[position] == "(":
+            position += 1
+            while tokens[position] != ")":
+                arguments.append(node())
+                if tokens[position] == ",":
+                    position += 1
+            position += 1
+        return name, tuple(arguments)
+
+    try:
+        tree = node()
+    except IndexError:
+        raise ValueError(f"unbalanced feature expression {text!r}") from None
+    if position != len(tokens):
+        raise ValueError(f"trailing text in feature expression {text!r}")
+    return tree
+
+
+def fluent_predicates_read(description: str, domain: Domain) -> frozenset[str] | None:
+    """The fluent predicates whose atoms the feature `description` reads, or None where that
+    cannot be told (a derived predicate, which any change may change, or a name the domain lacks).
+    Static predicates, types and goal copies `p_g` are fixed within an instance and not listed."""
+    names: set[str] = set()
+
+    def visit(node: Expression) -> None:
+        name, arguments = node
+        if name in _PRIMITIVES and arguments:
+            names.add(arguments[0][0])
+        for argument in arguments:
+            visit(argument)
+
+    visit(parse_expression(description))
+    fluent = set()
+    for name in names:
+        if name in domain.derived_predicates:
+            return None
+        if name in domain.static_predicates or name in domain.types:
+            continue
+        if name in domain.predicates:
+            fluent.add(name)
+        elif not (name.endswith(GOAL_SUFFIX) and name[:-len(GOAL_SUFFIX)] in domain.predicates):
+            return None
+    return frozenset(fluent)
