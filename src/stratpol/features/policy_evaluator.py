@@ -160,7 +160,8 @@ class InstancePolicy:
         policy used as a sketch, whose subgoal may lie several actions away."""
         return next(self._accepted(state, [(None, lambda: (True, target))]), None) is not None
 
-    def _by_action(self, state: State, actions: Iterable[GroundAction], exclude: Container[State]) -> Iterator[Candidate]:
+    def _by_action(self, state: State, actions: Iterable[GroundAction],
+                   exclude: Container[State]) -> Iterator[Candidate]:
         """A candidate per action: the predicates it changes, and its successor made on demand."""
         instance, changes, phase_seconds = self.instance, self.instance.domain.effect_predicates, self.phase_seconds
         for action in actions:
