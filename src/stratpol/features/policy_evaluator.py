@@ -216,10 +216,12 @@ class InstancePolicy:
     def _split(self, order: list[int], changed: frozenset[str] | None) -> tuple[list[int], list[int]]:
         """`order` split into the features a transition changing the predicates `changed` leaves
         as they were, and the others."""
-        if changed is None:
-            return [], order
-        unchanged = [i for i in order if self._reads[i] is not None and not self._reads[i] & changed]
-        return unchanged, [i for i in order if i not in unchanged]
+        unchanged, evaluated = [], []
+        for i in order:
+            reads = self._reads[i]
+            free = changed is not None and reads is not None and not reads & changed
+            (unchanged if free else evaluated).append(i)
+        return unchanged, evaluated
 
     def _row(self, state: State) -> list[int | None]:
         row = self._rows.get(state.index)
