@@ -10,7 +10,7 @@ from stratpol.learning.genex import GenexFailure
 from stratpol.learning.hitting_set import Requirement
 from stratpol.learning.settings import LearningSettings
 from stratpol.learning.teacher import Teacher
-from stratpol.learning.wrapper import LearningStatistics, _Example, _replan_edges, _Rows
+from stratpol.learning.wrapper import EdgeReplanning, LearningStatistics, _Example, _Rows
 
 # Two balls, only ball1 has a goal: picking ball2 up is a detour an optimal planner does not take.
 DETOUR = """(define (problem detour) (:domain gripper)
@@ -40,7 +40,7 @@ def test_an_edge_on_the_plan_is_replaced_by_the_edge_teachers_plan_from_its_stat
     s1, s2 = example.plan[1], example.plan[2]
     statistics, lines = LearningStatistics(), []
     failure = GenexFailure(((Requirement.EDGE, (s1, s2)),))
-    assert _replan_edges(failure, [example], rows, Teacher("astar"), statistics, lines.append)
+    assert EdgeReplanning(Teacher("astar")).replan(failure, [example], rows, statistics, lines.append)
     # the optimal plan from s1 carries ball1 across at once: the pick of ball2 and what followed are gone
     assert example.plan[:2] == [0, s1] and len(example.plan) == 4 and s2 not in example.plan
     assert instance.is_goal(rows.entries[example.plan[-1]][1])
@@ -48,9 +48,26 @@ def test_an_edge_on_the_plan_is_replaced_by_the_edge_teachers_plan_from_its_stat
     assert set(example.plan[:-1]) <= set(example.relevant)
     assert statistics.replanned == 1 and "replaced by astar" in lines[0]
     # asked again, the teacher takes the same step: nothing more to replace
-    assert not _replan_edges(GenexFailure(((Requirement.EDGE, (s1, example.plan[2])),)), [example], rows,
-                             Teacher("astar"), statistics, lines.append)
+    assert not EdgeReplanning(Teacher("astar")).replan(GenexFailure(((Requirement.EDGE, (s1, example.plan[2])),)),
+                                                       [example], rows, statistics, lines.append)
     assert statistics.replanned == 1
+
+
+def test_where_the_teacher_takes_the_same_step_a_detour_through_another_successor_replaces_it(detour):
+    instance, _, rows, example = detour
+    edges = EdgeReplanning(Teacher("astar"), alternatives=8)
+    edge = lambda source, target: GenexFailure(((Requirement.EDGE, (source, target)),))  # noqa: E731
+    assert edges.replan(edge(example.plan[1], example.plan[2]), [example], rows, LearningStatistics(), [].append)
+    start, first = example.plan[:2]  # the optimal plan picks ball1 with the left gripper
+    assert edges.replan(edge(start, first), [example], rows, LearningStatistics(), [].append)
+    # the teacher takes the same first step; the shortest detour picks ball1 with the right gripper
+    assert example.plan[0] == start and example.plan[1] != first and len(example.plan) == 4
+    assert instance.is_goal(rows.entries[example.plan[-1]][1])
+    assert (start, first) in example.replaced and (start, first) not in example.good
+    # another Edge on the detour's first step never brings a replaced transition back
+    edges.replan(edge(start, example.plan[1]), [example], rows, LearningStatistics(), [].append)
+    assert not example.replaced & set(zip(example.plan, example.plan[1:]))
+    assert len(set(example.plan)) == len(example.plan) and instance.is_goal(rows.entries[example.plan[-1]][1])
 
 
 def test_replacement_keeps_repairs_and_refuses_same_steps_and_returns(detour):
@@ -66,5 +83,6 @@ def test_replacement_keeps_repairs_and_refuses_same_steps_and_returns(detour):
 
 
 def test_edge_replanning_is_off_unless_asked():
-    assert LearningSettings().edge_teacher is None
+    assert LearningSettings().edge_teacher is None and LearningSettings().edge_alternatives == 0
+    assert "or up to 4 other first steps" in LearningSettings(edge_teacher="astar", edge_alternatives=4).describe()
     assert "Edge replanning with astar-lmcut" in LearningSettings(edge_teacher="astar-lmcut").describe()

@@ -36,9 +36,9 @@ def on_facts(towers: list[list[str]]) -> set[tuple[str, str]]:
     return {(upper, lower) for tower in towers for lower, upper in zip(tower, tower[1:])}
 
 
-def state_facts(towers: list[list[str]]) -> list[str]:
-    """Every fact of the state: arm-empty, on-table, on and clear."""
-    facts = ["(arm-empty)"]
+def state_facts(towers: list[list[str]], arm: bool = True) -> list[str]:
+    """Every fact of the state: arm-empty (where the domain has an arm), on-table, on and clear."""
+    facts = ["(arm-empty)"] if arm else []
     facts += sorted(f"(on-table {tower[0]})" for tower in towers)
     facts += sorted(f"(on {upper} {lower})" for upper, lower in on_facts(towers))
     facts += sorted(f"(clear {tower[-1]})" for tower in towers)

@@ -35,12 +35,17 @@ class LearningSettings:
     edge_teacher: str | None = parameter(None, "planner asked for another plan from a state whose teacher "
                                          "transition no pool feature can order (an Edge requirement); none: "
                                          "learning fails there, as in the paper", None, "P")
+    edge_alternatives: int = parameter(0, "where the Edge teacher takes the same step, try up to this many other "
+                                       "first steps from the state, each followed by the Edge teacher's plan, "
+                                       "and keep the shortest", at_least(0), "K")
 
     def __post_init__(self) -> None:
         validate(self)
 
     def describe(self) -> str:
         edges = f", Edge replanning with {self.edge_teacher}" if self.edge_teacher else ""
+        edges += f" or up to {self.edge_alternatives} other first steps" if self.edge_teacher and \
+            self.edge_alternatives else ""
         edges += f", pool on about {self.pool_states:,} plan states" if self.pool_states else ""
         return (f"grammar {self.grammar}, teacher {self.teacher}, strategy {self.strategy}, "
                 f"dead-end tests {'on' if self.dead_ends else 'off'}{edges}")

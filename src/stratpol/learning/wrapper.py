@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -154,6 +154,7 @@ class _Example:
     good: list[tuple[int, int]] = field(default_factory=list)
     bad: list[tuple[int, int]] = field(default_factory=list)
     relevant: list[int] = field(default_factory=list)
+    replaced: set[tuple[int, int]] = field(default_factory=set)  # transitions Edge replanning took out
 
     def restart(self) -> None:
         self.good, self.bad, self.relevant = list(zip(self.plan, self.plan[1:])), [], self.plan[:-1]
@@ -161,8 +162,11 @@ class _Example:
     def replace_transition(self, source: int, target: int, path: list[int]) -> bool:
         """Replace the good transition (source, target) by the transitions of `path`, another plan
         from `source`; on the example plan, `path` replaces the plan's rest. False (and nothing
-        changed) where `path` takes the same first step, or returns to a state before `source`."""
-        if len(path) < 2 or path[0] != source or path[1] == target:
+        changed) where `path` takes the same first step, visits a state twice or one before
+        `source`, or takes a transition replaced before (replanning cannot go round in circles)."""
+        if len(path) < 2 or path[0] != source or path[1] == target or len(set(path)) < len(path):
+            return False
+        if self.replaced.intersection(zip(path, path[1:])):
             return False
         pairs = list(zip(path, path[1:]))
         if (source, target) in zip(self.plan, self.plan[1:]):
@@ -174,6 +178,7 @@ class _Example:
             self.good = [pair for pair in self.good if pair not in dropped]
         else:
             self.good.remove((source, target))
+        self.replaced.add((source, target))
         self.good += [pair for pair in pairs if pair not in self.good]
         self.relevant += [r for r in path[:-1] if r not in self.relevant]
         return True
@@ -183,7 +188,7 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
                  seed: int = 0, cache_dir: Path | None = None, max_outer: int | None = None,
                  verify_max_states: int = 200_000, time_limit: float | None = None, simplify: bool = True,
                  strategy: str = "S1", dead_ends: bool = False, edge_teacher: Teacher | None = None,
-                 pool_states: int | None = None,
+                 edge_alternatives: int = 0, pool_states: int | None = None,
                  progress: Callable[[str], None] = lambda message: None) -> WrapperResult:
     """Algorithm 2 on the training instances `instances`.
 
@@ -194,6 +199,9 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
     `edge_teacher`, a good transition that no pool feature can order (an Edge requirement) is
     replaced by that planner's plan from the same state, where its plan steps elsewhere, and GENEX
     runs again; without it, or where it takes the same step, learning fails (the paper's Edge).
+    `edge_alternatives` > 0: where it takes the same step, up to that many other successors of the
+    state are tried, each followed by the Edge teacher's plan from it, and the shortest path is put
+    in place of the transition.
     `pool_states` generates the pool on the plans of every k-th instance (longest plan first), about
     that many states, instead of on all plan states: generation time grows with the states.
     """
@@ -201,9 +209,10 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
         raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
     statistics = LearningStatistics(strategy=strategy)
     deadline = None if time_limit is None else time.perf_counter() + time_limit
+    edges = None if edge_teacher is None else EdgeReplanning(edge_teacher, edge_alternatives)
     try:
         return _wrapper(instances, vocabulary, grammar, teacher, seed, cache_dir, max_outer, verify_max_states,
-                        deadline, simplify, dead_ends, edge_teacher, pool_states, statistics, progress)
+                        deadline, simplify, dead_ends, edges, pool_states, statistics, progress)
     except LearningFailure as failure:
         statistics.teacher_calls = teacher.calls
         failure.statistics = statistics
@@ -212,7 +221,7 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
 
 def _wrapper(instances: Sequence[Instance], vocabulary: Vocabulary, grammar: Grammar, teacher: Teacher, seed: int,
              cache_dir: Path | None, max_outer: int | None, verify_max_states: int, deadline: float | None,
-             simplify: bool, dead_ends: bool, edge_teacher: Teacher | None, pool_states: int | None,
+             simplify: bool, dead_ends: bool, edges: EdgeReplanning | None, pool_states: int | None,
              statistics: LearningStatistics, progress: Callable[[str], None]) -> WrapperResult:
     started = time.perf_counter()
     pending: list[tuple[Instance, tuple[State, ...]]] = []
@@ -267,7 +276,7 @@ def _wrapper(instances: Sequence[Instance], vocabulary: Vocabulary, grammar: Gra
             example.restart()
         try:
             policy = _inner_loop(examples, subset, rows, vocabulary, teacher, seed, statistics,
-                                 verify_max_states, deadline, simplify, dead_end_test, edge_teacher, progress)
+                                 verify_max_states, deadline, simplify, dead_end_test, edges, progress)
         except LearningFailure as failure:
             if statistics.strategy == "S2" or isinstance(failure, LearningTimeout):
                 raise
@@ -316,6 +325,7 @@ def learn_with_settings(instances: Sequence[Instance], vocabulary: Vocabulary, s
     return learn_policy(instances, vocabulary, grammar, teacher, seed=seed,
                         cache_dir=None if cache is None else cache / "pools", time_limit=time_limit,
                         strategy=settings.strategy, dead_ends=settings.dead_ends, edge_teacher=edge_teacher,
+                        edge_alternatives=settings.edge_alternatives,
                         pool_states=settings.pool_states, progress=progress)
 
 
@@ -353,7 +363,7 @@ def _next_subset(strategy: str, subset: list[int], failing: int, count: int) -> 
 def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, vocabulary: Vocabulary,
                 teacher: Teacher, seed: int, statistics: LearningStatistics, verify_max_states: int,
                 deadline: float | None, simplify: bool, dead_end_test: _DeadEnds | None,
-                edge_teacher: Teacher | None, progress: Callable[[str], None]) -> Policy:
+                edges: EdgeReplanning | None, progress: Callable[[str], None]) -> Policy:
     """GENEX and repairs until the policy solves the instances in `subset`."""
     statistics.last_subset, statistics.last_inner = len(subset), 0
     while True:
@@ -383,7 +393,7 @@ def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, vocabu
         statistics.add_time("genex", started)
         if isinstance(result, GenexFailure):  # named by the learner's rows, not the sub-table's
             failure = GenexFailure(tuple((kind, tuple(used[r] for r in sources)) for kind, sources in result.pending))
-            if edge_teacher is not None and _replan_edges(failure, examples, rows, edge_teacher, statistics, progress):
+            if edges is not None and edges.replan(failure, examples, rows, statistics, progress):
                 continue
             raise LearningFailure(f"GENEX: {failure.describe()}")
         started = time.perf_counter()  # "simplification": the projected policy, its certificate and simplification
@@ -417,25 +427,59 @@ def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, vocabu
             return policy
 
 
-def _replan_edges(failure: GenexFailure, examples: list[_Example], rows: _Rows, edge_teacher: Teacher,
-                  statistics: LearningStatistics, progress: Callable[[str], None]) -> bool:
-    """Ask `edge_teacher` for another plan from the source of each pending Edge requirement and
-    put it in place of the requirement's transition; whether any transition was replaced."""
-    owner = {row: number for (number, _), row in rows.index.items()}
-    replaced = 0
-    for kind, (source, target) in ((kind, sources) for kind, sources in failure.pending if kind is Requirement.EDGE):
-        example = examples[owner[source]]
-        if (source, target) not in example.good:
-            continue  # an earlier replacement of this round dropped it
-        advice = edge_teacher.advise(example.instance, rows.entries[source][1])
+@dataclass(frozen=True)
+class EdgeReplanning:
+    """How WRAPPER replaces a good transition that no pool feature can order (an Edge requirement):
+    by the plan of `teacher` from its source, or, where that plan takes the same step, by the
+    shortest of `alternatives` other first steps, each followed by the teacher's plan."""
+
+    teacher: Teacher
+    alternatives: int = 0
+
+    def replan(self, failure: GenexFailure, examples: list[_Example], rows: _Rows, statistics: LearningStatistics,
+               progress: Callable[[str], None]) -> bool:
+        """Put another path in place of each pending Edge requirement's transition; whether any
+        transition was replaced."""
+        owner = {row: number for (number, _), row in rows.index.items()}
+        replaced = 0
+        for source, target in (pair for kind, pair in failure.pending if kind is Requirement.EDGE):
+            number = owner[source]
+            example = examples[number]
+            if (source, target) not in example.good:
+                continue  # an earlier replacement of this round dropped it
+            replaced += any(example.replace_transition(source, target, path)
+                            for path in self._paths(example, number, source, target, rows))
+        if replaced:
+            statistics.replanned += replaced
+            progress(f"Edge: {replaced} teacher transition(s) replaced by {self.teacher.planner_name}'s plans")
+        return replaced > 0
+
+    def _paths(self, example: _Example, number: int, source: int, target: int, rows: _Rows) -> Iterator[list[int]]:
+        """Paths (rows) from `source` to a goal to put in place of (source, target): the teacher's
+        plan where it steps elsewhere, else detours through up to `alternatives` other successors,
+        shortest first."""
+        plan = self._plan(example, number, rows.entries[source][1], rows)
+        if plan is not None and plan[1] != target:
+            yield plan
+            return
+        detours = []
+        for successor in example.instance.successors(rows.entries[source][1]):
+            if len(detours) == self.alternatives:
+                break
+            step = rows.row(number, example.bridge, successor.state)
+            if step in (source, target) or any(detour[1] == step for detour in detours):
+                continue
+            rest = self._plan(example, number, successor.state, rows)
+            if rest is not None:
+                detours.append([source, *rest])
+        yield from sorted(detours, key=len)
+
+    def _plan(self, example: _Example, number: int, state: State, rows: _Rows) -> list[int] | None:
+        """The teacher's plan from `state`, as rows; None where it has none."""
+        advice = self.teacher.advise(example.instance, state)
         if advice.verdict is not Solvability.ALIVE:
-            continue
-        path = [rows.row(owner[source], example.bridge, state) for state in advice.states]
-        replaced += example.replace_transition(source, target, path)
-    if replaced:
-        statistics.replanned += replaced
-        progress(f"Edge: {replaced} teacher transition(s) replaced by {edge_teacher.planner_name}'s plans")
-    return replaced > 0
+            return None
+        return [rows.row(number, example.bridge, s) for s in advice.states]
 
 
 def _repair(example: _Example, number: int, check: Verification, rows: _Rows, teacher: Teacher) -> None:
