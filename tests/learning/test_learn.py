@@ -58,3 +58,15 @@ def test_a_pool_on_every_other_plan_still_learns_a_policy_verified_on_all_instan
     # the plans of gripper-4 and gripper-2 (every second instance, longest first): 16 + 8 states of 40
     assert result.statistics.pool_generation.states == 24 < whole.statistics.pool_generation.states == 40
     assert len(result.verifications) == 4 and all(v.solved for v in result.verifications)
+
+
+def test_shortest_plans_first_learns_on_the_same_pool_a_policy_verified_on_all_instances(learned, tmp_path):
+    folder, vocabulary, whole = learned
+    instances = [folder.domain.instance_from_text(folder.generator(balls=n)) for n in (1, 2, 3, 4)]
+    result = learn_policy(instances, vocabulary, load_grammar("default"), Teacher("siw", cache_dir=tmp_path / "plans"),
+                          cache_dir=tmp_path / "pools", instance_order="shortest")
+    assert result.order == ("gripper-1", "gripper-2", "gripper-3", "gripper-4")
+    assert result.statistics.pool == whole.statistics.pool
+    assert len(result.verifications) == 4 and all(v.solved for v in result.verifications)
+    with pytest.raises(ValueError, match="instance_order"):
+        learn_policy(instances, vocabulary, load_grammar("default"), Teacher("siw"), instance_order="random")

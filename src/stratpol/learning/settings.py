@@ -15,6 +15,7 @@ from stratpol.errors import InputError
 from stratpol.parameters import ParameterError, at_least, from_mapping, parameter, validate
 
 STRATEGIES = ("S1", "S2")
+INSTANCE_ORDERS = ("longest", "shortest")
 
 
 @dataclass(frozen=True)
@@ -38,17 +39,21 @@ class LearningSettings:
     edge_alternatives: int = parameter(0, "where the Edge teacher takes the same step, try up to this many other "
                                        "first steps from the state, each followed by the Edge teacher's plan, "
                                        "and keep the shortest", at_least(0), "K")
+    instance_order: str = parameter("longest", "the order of the training instances for S1, S2 and verification: "
+                                    "longest teacher plan first (the paper) or shortest first",
+                                    choices=INSTANCE_ORDERS)
 
     def __post_init__(self) -> None:
         validate(self)
 
     def describe(self) -> str:
-        edges = f", Edge replanning with {self.edge_teacher}" if self.edge_teacher else ""
-        edges += f" or up to {self.edge_alternatives} other first steps" if self.edge_teacher and \
+        extras = f", Edge replanning with {self.edge_teacher}" if self.edge_teacher else ""
+        extras += f" or up to {self.edge_alternatives} other first steps" if self.edge_teacher and \
             self.edge_alternatives else ""
-        edges += f", pool on about {self.pool_states:,} plan states" if self.pool_states else ""
+        extras += f", pool on about {self.pool_states:,} plan states" if self.pool_states else ""
+        extras += ", shortest plans first" if self.instance_order == "shortest" else ""
         return (f"grammar {self.grammar}, teacher {self.teacher}, strategy {self.strategy}, "
-                f"dead-end tests {'on' if self.dead_ends else 'off'}{edges}")
+                f"dead-end tests {'on' if self.dead_ends else 'off'}{extras}")
 
 
 def settings_path() -> Path:

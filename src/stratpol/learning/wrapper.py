@@ -4,7 +4,7 @@ The inner loop solves a subset Q' of the training instances: GENEX on the curren
 transitions, then verification on Q'; a state where the policy is not closed gets the teacher's
 next transition as a good one, a reached dead end makes the last transition a bad one. The outer
 loop tests the policy on all of Q and picks the next Q' with strategy S1, then S2 when S1 is
-exhausted (instances ordered by teacher plan length, longest first).
+exhausted (instances ordered by teacher plan length, longest first, or shortest first if asked).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from stratpol.features.vocabulary import InstanceBridge
 from stratpol.learning.genex import GenexFailure, genex
 from stratpol.learning.hitting_set import LearningExamples, Requirement, build_problem
 from stratpol.learning.projection import projected_policy, transition_values
-from stratpol.learning.settings import STRATEGIES, LearningSettings
+from stratpol.learning.settings import INSTANCE_ORDERS, STRATEGIES, LearningSettings
 from stratpol.learning.simplification import simplify_policy
 from stratpol.learning.teacher import Teacher
 from stratpol.planning import Instance, State
@@ -93,7 +93,7 @@ class WrapperResult:
     policy: Policy
     statistics: LearningStatistics
     verifications: tuple[Verification, ...]
-    order: tuple[str, ...]  # training instances, longest teacher plan first
+    order: tuple[str, ...]  # training instances in WRAPPER's order (by teacher plan length)
 
     def to_json(self) -> dict:
         """The policy (readable text, features, rules), its termination certificate, the statistics."""
@@ -188,7 +188,7 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
                  seed: int = 0, cache_dir: Path | None = None, max_outer: int | None = None,
                  verify_max_states: int = 200_000, time_limit: float | None = None, simplify: bool = True,
                  strategy: str = "S1", dead_ends: bool = False, edge_teacher: Teacher | None = None,
-                 edge_alternatives: int = 0, pool_states: int | None = None,
+                 edge_alternatives: int = 0, pool_states: int | None = None, instance_order: str = "longest",
                  progress: Callable[[str], None] = lambda message: None) -> WrapperResult:
     """Algorithm 2 on the training instances `instances`.
 
@@ -204,7 +204,12 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
     in place of the transition.
     `pool_states` generates the pool on the plans of every k-th instance (longest plan first), about
     that many states, instead of on all plan states: generation time grows with the states.
+    `instance_order` "shortest" orders the instances for S1, S2 and verification by teacher plan
+    length, shortest first, instead of longest first (the paper), so that the first subsets Q'
+    are the smallest instances.
     """
+    if instance_order not in INSTANCE_ORDERS:
+        raise ValueError(f"instance_order must be one of {', '.join(INSTANCE_ORDERS)}, not {instance_order!r}")
     if strategy not in STRATEGIES:
         raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
     statistics = LearningStatistics(strategy=strategy)
@@ -212,7 +217,7 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
     edges = None if edge_teacher is None else EdgeReplanning(edge_teacher, edge_alternatives)
     try:
         return _wrapper(instances, vocabulary, grammar, teacher, seed, cache_dir, max_outer, verify_max_states,
-                        deadline, simplify, dead_ends, edges, pool_states, statistics, progress)
+                        deadline, simplify, dead_ends, edges, pool_states, instance_order, statistics, progress)
     except LearningFailure as failure:
         statistics.teacher_calls = teacher.calls
         failure.statistics = statistics
@@ -222,7 +227,7 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
 def _wrapper(instances: Sequence[Instance], vocabulary: Vocabulary, grammar: Grammar, teacher: Teacher, seed: int,
              cache_dir: Path | None, max_outer: int | None, verify_max_states: int, deadline: float | None,
              simplify: bool, dead_ends: bool, edges: EdgeReplanning | None, pool_states: int | None,
-             statistics: LearningStatistics, progress: Callable[[str], None]) -> WrapperResult:
+             instance_order: str, statistics: LearningStatistics, progress: Callable[[str], None]) -> WrapperResult:
     started = time.perf_counter()
     pending: list[tuple[Instance, tuple[State, ...]]] = []
     for number, instance in enumerate(instances, start=1):
@@ -259,6 +264,9 @@ def _wrapper(instances: Sequence[Instance], vocabulary: Vocabulary, grammar: Gra
     progress(f"feature pool: generating on {len(plan_states):,} plan states (complexity {grammar.complexity_limit})")
     pool = generate_pool(vocabulary, plan_states, grammar, cache_dir=cache_dir, progress=progress)
     statistics.pool_generation = pool.generation
+    if instance_order == "shortest":  # after the pool, so that it is the same pool in either order
+        shortest = sorted(range(len(pending)), key=lambda i: (len(pending[i][1]), pending[i][0].source_name))
+        pending, bridges = [pending[i] for i in shortest], [bridges[i] for i in shortest]
     rows = _Rows(pool)
     examples = []
     for number, ((instance, states), bridge) in enumerate(zip(pending, bridges)):
@@ -325,7 +333,7 @@ def learn_with_settings(instances: Sequence[Instance], vocabulary: Vocabulary, s
     return learn_policy(instances, vocabulary, grammar, teacher, seed=seed,
                         cache_dir=None if cache is None else cache / "pools", time_limit=time_limit,
                         strategy=settings.strategy, dead_ends=settings.dead_ends, edge_teacher=edge_teacher,
-                        edge_alternatives=settings.edge_alternatives,
+                        edge_alternatives=settings.edge_alternatives, instance_order=settings.instance_order,
                         pool_states=settings.pool_states, progress=progress)
 
 
