@@ -9,7 +9,7 @@ from stratpol.features import Vocabulary, load_grammar
 from stratpol.features.policy_evaluator import PolicyEvaluator
 from stratpol.generation import domain_folder
 from stratpol.learning.teacher import Teacher
-from stratpol.learning.wrapper import learn_policy
+from stratpol.learning.wrapper import _next_subset, learn_policy
 from stratpol.verification import verify
 
 
@@ -60,13 +60,24 @@ def test_a_pool_on_every_other_plan_still_learns_a_policy_verified_on_all_instan
     assert len(result.verifications) == 4 and all(v.solved for v in result.verifications)
 
 
-def test_shortest_plans_first_learns_on_the_same_pool_a_policy_verified_on_all_instances(learned, tmp_path):
+@pytest.mark.parametrize("strategy", ["S2", "grow"])
+def test_shortest_plans_first_learns_on_the_same_pool_a_policy_verified_on_all_instances(learned, tmp_path,
+                                                                                         strategy):
     folder, vocabulary, whole = learned
     instances = [folder.domain.instance_from_text(folder.generator(balls=n)) for n in (1, 2, 3, 4)]
     result = learn_policy(instances, vocabulary, load_grammar("default"), Teacher("siw", cache_dir=tmp_path / "plans"),
-                          cache_dir=tmp_path / "pools", instance_order="shortest")
+                          cache_dir=tmp_path / "pools", instance_order="shortest", strategy=strategy)
     assert result.order == ("gripper-1", "gripper-2", "gripper-3", "gripper-4")
     assert result.statistics.pool == whole.statistics.pool
     assert len(result.verifications) == 4 and all(v.solved for v in result.verifications)
     with pytest.raises(ValueError, match="instance_order"):
         learn_policy(instances, vocabulary, load_grammar("default"), Teacher("siw"), instance_order="random")
+
+
+def test_the_subset_strategies():
+    # S1: one instance, the failing one if beyond, else the next; S2: add it if before the furthest,
+    # else restart from it; grow: always add it, nothing new where it is in Q' already
+    assert _next_subset("S1", [2], 5, 10) == [5] and _next_subset("S1", [2], 1, 10) == [3]
+    assert _next_subset("S1", [9], 3, 10) is None
+    assert _next_subset("S2", [2, 6], 4, 10) == [2, 4, 6] and _next_subset("S2", [2, 6], 8, 10) == [8]
+    assert _next_subset("grow", [2, 6], 8, 10) == [2, 6, 8] and _next_subset("grow", [2, 6], 6, 10) is None

@@ -14,7 +14,7 @@ from pathlib import Path
 from stratpol.errors import InputError
 from stratpol.parameters import ParameterError, at_least, from_mapping, parameter, validate
 
-STRATEGIES = ("S1", "S2")
+STRATEGIES = ("S1", "S2", "grow")
 INSTANCE_ORDERS = ("longest", "shortest")
 
 
@@ -26,8 +26,8 @@ class LearningSettings:
     grammar: str = parameter("default", "feature grammar: a name in feature_grammars/ or a path", None, "NAME")
     teacher: str = parameter("lapkt-siw+bfws", "planner for example plans and repairs; a+b asks b where a finds "
                              "no plan", None, "P")
-    strategy: str = parameter("S1", "S1, then S2 when S1 fails (the paper), or S2 from the start",
-                              choices=STRATEGIES)
+    strategy: str = parameter("S1", "S1, then S2 when S1 fails (the paper), S2 from the start, or grow: each "
+                              "failing instance joins Q' for good", choices=STRATEGIES)
     dead_ends: bool = parameter(False, "test every state verification reaches for being a dead end, so that a "
                                 "repair marks the transition into the first dead end as bad")
     pool_states: int | None = parameter(None, "generate the feature pool on the plans of every k-th instance (by "

@@ -4,7 +4,8 @@ The inner loop solves a subset Q' of the training instances: GENEX on the curren
 transitions, then verification on Q'; a state where the policy is not closed gets the teacher's
 next transition as a good one, a reached dead end makes the last transition a bad one. The outer
 loop tests the policy on all of Q and picks the next Q' with strategy S1, then S2 when S1 is
-exhausted (instances ordered by teacher plan length, longest first, or shortest first if asked).
+exhausted (instances ordered by teacher plan length, longest first, or shortest first if asked);
+the strategy "grow" (not the paper's) adds each failing instance to Q'.
 """
 
 from __future__ import annotations
@@ -194,7 +195,9 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
 
     `time_limit` bounds the whole run (LearningTimeout past it): the pool gets the grammar's time
     limit or what is left of this one, and a pool cut by a limit is reported in the statistics.
-    `strategy` "S1" runs S1 and then S2 (the paper), "S2" starts with S2; `dead_ends` tests every
+    `strategy` "S1" runs S1 and then S2 (the paper), "S2" starts with S2, "grow" adds each
+    failing instance to Q' and never drops one (Q' grows by one instance per outer iteration, so
+    at most |Q| of them); `dead_ends` tests every
     state verification reaches for being a dead end (the published --deadends). With
     `edge_teacher`, a good transition that no pool feature can order (an Edge requirement) is
     replaced by that planner's plan from the same state, where its plan steps elsewhere, and GENEX
@@ -286,7 +289,7 @@ def _wrapper(instances: Sequence[Instance], vocabulary: Vocabulary, grammar: Gra
             policy = _inner_loop(examples, subset, rows, vocabulary, teacher, seed, statistics,
                                  verify_max_states, deadline, simplify, dead_end_test, edges, progress)
         except LearningFailure as failure:
-            if statistics.strategy == "S2" or isinstance(failure, LearningTimeout):
+            if statistics.strategy != "S1" or isinstance(failure, LearningTimeout):
                 raise
             progress(f"strategy S1 failed ({failure}); switching to S2")
             statistics.strategy, subset = "S2", [0]
@@ -311,7 +314,7 @@ def _wrapper(instances: Sequence[Instance], vocabulary: Vocabulary, grammar: Gra
                  f"{check.failure.value} after {len(check.witness) - 1} steps")
         subset = _next_subset(statistics.strategy, subset, failing, len(examples))
         if subset is None:
-            if statistics.strategy == "S2":
+            if statistics.strategy != "S1":
                 break
             progress("strategy S1 exhausted; switching to S2")
             statistics.strategy, subset = "S2", [0]
@@ -360,11 +363,14 @@ def _verify(example: _Example, evaluator: PolicyEvaluator, max_states: int,
 
 def _next_subset(strategy: str, subset: list[int], failing: int, count: int) -> list[int] | None:
     """S1: a single instance, the failing one if beyond the current, else the next one.
-    S2: add the failing instance if it comes before the furthest, else restart from it."""
+    S2: add the failing instance if it comes before the furthest, else restart from it.
+    grow: add the failing instance (None where it is in the subset already: nothing to add)."""
     furthest = max(subset)
     if strategy == "S1":
         following = failing if failing > furthest else furthest + 1
         return [following] if following < count else None
+    if strategy == "grow":
+        return None if failing in subset else sorted(set(subset) | {failing})
     return sorted(set(subset) | {failing}) if failing < furthest else [failing]
 
 
