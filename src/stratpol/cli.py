@@ -245,10 +245,10 @@ def _learn(args: argparse.Namespace) -> int:
 
 
 def _print_certificate(policy) -> None:
-    """The termination certificate of a policy, as a comment line."""
-    from stratpol.termination import stratification_certificate
+    """The termination certificate of a policy (the smallest k up to 2), as a comment line."""
+    from stratpol.termination import lowest_stratification
 
-    print(f"# termination: {stratification_certificate(policy, k=1).describe()}")
+    print(f"# termination: {lowest_stratification(policy).describe()}")
 
 
 def _check(args: argparse.Namespace) -> int:

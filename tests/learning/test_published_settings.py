@@ -50,7 +50,7 @@ def test_published_settings_per_domain():
 
 
 @pytest.mark.parametrize("text, problem", [
-    ("[default]\nstrategy = 'S3'\n", "[default]: strategy: must be one of S1, S2, not 'S3'"),
+    ("[default]\nstrategy = 'S3'\n", "[default]: strategy: must be one of S1, S2, grow, not 'S3'"),
     ("[domains.x]\ncomplexity = 20\n", "unknown keys ['complexity']"),
     ("[default]\ndead_ends = 'yes'\n", "[default]: dead_ends: expected bool, got str 'yes'"),
     ("[defaults]\n", "unknown tables"),

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from stratpol.errors import InputError
-from stratpol.parameters import ParameterError, at_least, from_mapping, parameter, validate
+from stratpol.parameters import ParameterError, at_least, from_mapping, parameter, validate, within
 
 STRATEGIES = ("S1", "S2", "grow")
 INSTANCE_ORDERS = ("longest", "shortest")
@@ -39,6 +39,8 @@ class LearningSettings:
     edge_alternatives: int = parameter(0, "where the Edge teacher takes the same step, try up to this many other "
                                        "first steps from the state, each followed by the Edge teacher's plan, "
                                        "and keep the shortest", at_least(0), "K")
+    k: int = parameter(1, "the k of the k-stratification GENEX certifies: 1 (the paper) or 2 (a feature may also "
+                       "be monotone given two chosen features)", within(1, 2, True, True), "K")
     instance_order: str = parameter("longest", "the order of the training instances for S1, S2 and verification: "
                                     "longest teacher plan first (the paper) or shortest first",
                                     choices=INSTANCE_ORDERS)
@@ -52,6 +54,7 @@ class LearningSettings:
             self.edge_alternatives else ""
         extras += f", pool on about {self.pool_states:,} plan states" if self.pool_states else ""
         extras += ", shortest plans first" if self.instance_order == "shortest" else ""
+        extras += f", GENEX chains for k = {self.k}" if self.k != 1 else ""
         return (f"grammar {self.grammar}, teacher {self.teacher}, strategy {self.strategy}, "
                 f"dead-end tests {'on' if self.dead_ends else 'off'}{extras}")
 

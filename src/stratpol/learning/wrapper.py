@@ -33,7 +33,7 @@ from stratpol.planning.dead_ends import Solvability, is_dead_end
 from stratpol.policy import Policy
 from stratpol.policy.text import format_policy, format_rule
 from stratpol.progress import finish_status, report_status
-from stratpol.termination import stratification_certificate
+from stratpol.termination import lowest_stratification, stratification_certificate
 from stratpol.verification import Failure, Verification, verify
 
 
@@ -102,7 +102,7 @@ class WrapperResult:
                 "features": [{"name": f.name, "kind": f.kind.value, "description": f.description}
                              for f in self.policy.features],
                 "rules": [format_rule(self.policy, rule) for rule in self.policy.rules],
-                "termination": stratification_certificate(self.policy, k=1).describe(),
+                "termination": lowest_stratification(self.policy).describe(),
                 "statistics": dataclasses.asdict(self.statistics),
                 "verifications": [v.to_json() for v in self.verifications], "order": list(self.order)}
 
@@ -190,7 +190,7 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
                  verify_max_states: int = 200_000, time_limit: float | None = None, simplify: bool = True,
                  strategy: str = "S1", dead_ends: bool = False, edge_teacher: Teacher | None = None,
                  edge_alternatives: int = 0, pool_states: int | None = None, instance_order: str = "longest",
-                 progress: Callable[[str], None] = lambda message: None) -> WrapperResult:
+                 k: int = 1, progress: Callable[[str], None] = lambda message: None) -> WrapperResult:
     """Algorithm 2 on the training instances `instances`.
 
     `time_limit` bounds the whole run (LearningTimeout past it): the pool gets the grammar's time
@@ -209,7 +209,8 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
     that many states, instead of on all plan states: generation time grows with the states.
     `instance_order` "shortest" orders the instances for S1, S2 and verification by teacher plan
     length, shortest first, instead of longest first (the paper), so that the first subsets Q'
-    are the smallest instances.
+    are the smallest instances. `k` = 2 lets GENEX make a feature monotone given two chosen
+    features, and the policy is certified 2-stratified where it does.
     """
     if instance_order not in INSTANCE_ORDERS:
         raise ValueError(f"instance_order must be one of {', '.join(INSTANCE_ORDERS)}, not {instance_order!r}")
@@ -220,7 +221,7 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
     edges = None if edge_teacher is None else EdgeReplanning(edge_teacher, edge_alternatives)
     try:
         return _wrapper(instances, vocabulary, grammar, teacher, seed, cache_dir, max_outer, verify_max_states,
-                        deadline, simplify, dead_ends, edges, pool_states, instance_order, statistics, progress)
+                        deadline, simplify, dead_ends, edges, pool_states, instance_order, k, statistics, progress)
     except LearningFailure as failure:
         statistics.teacher_calls = teacher.calls
         failure.statistics = statistics
@@ -230,7 +231,8 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
 def _wrapper(instances: Sequence[Instance], vocabulary: Vocabulary, grammar: Grammar, teacher: Teacher, seed: int,
              cache_dir: Path | None, max_outer: int | None, verify_max_states: int, deadline: float | None,
              simplify: bool, dead_ends: bool, edges: EdgeReplanning | None, pool_states: int | None,
-             instance_order: str, statistics: LearningStatistics, progress: Callable[[str], None]) -> WrapperResult:
+             instance_order: str, k: int, statistics: LearningStatistics,
+             progress: Callable[[str], None]) -> WrapperResult:
     started = time.perf_counter()
     pending: list[tuple[Instance, tuple[State, ...]]] = []
     for number, instance in enumerate(instances, start=1):
@@ -287,7 +289,7 @@ def _wrapper(instances: Sequence[Instance], vocabulary: Vocabulary, grammar: Gra
             example.restart()
         try:
             policy = _inner_loop(examples, subset, rows, vocabulary, teacher, seed, statistics,
-                                 verify_max_states, deadline, simplify, dead_end_test, edges, progress)
+                                 verify_max_states, deadline, simplify, dead_end_test, edges, k, progress)
         except LearningFailure as failure:
             if statistics.strategy != "S1" or isinstance(failure, LearningTimeout):
                 raise
@@ -337,6 +339,7 @@ def learn_with_settings(instances: Sequence[Instance], vocabulary: Vocabulary, s
                         cache_dir=None if cache is None else cache / "pools", time_limit=time_limit,
                         strategy=settings.strategy, dead_ends=settings.dead_ends, edge_teacher=edge_teacher,
                         edge_alternatives=settings.edge_alternatives, instance_order=settings.instance_order,
+                        k=settings.k,
                         pool_states=settings.pool_states, progress=progress)
 
 
@@ -377,7 +380,7 @@ def _next_subset(strategy: str, subset: list[int], failing: int, count: int) -> 
 def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, vocabulary: Vocabulary,
                 teacher: Teacher, seed: int, statistics: LearningStatistics, verify_max_states: int,
                 deadline: float | None, simplify: bool, dead_end_test: _DeadEnds | None,
-                edges: EdgeReplanning | None, progress: Callable[[str], None]) -> Policy:
+                edges: EdgeReplanning | None, k: int, progress: Callable[[str], None]) -> Policy:
     """GENEX and repairs until the policy solves the instances in `subset`."""
     statistics.last_subset, statistics.last_inner = len(subset), 0
     while True:
@@ -403,7 +406,7 @@ def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, vocabu
         statistics.good, statistics.bad, statistics.requirements = len(good), len(bad), problem.size
         statistics.add_time("preprocessing", started)
         started = time.perf_counter()
-        result = genex(reduced, problem, seed=seed)
+        result = genex(reduced, problem, seed=seed, k=k)
         statistics.add_time("genex", started)
         if isinstance(result, GenexFailure):  # named by the learner's rows, not the sub-table's
             failure = GenexFailure(tuple((kind, tuple(used[r] for r in sources)) for kind, sources in result.pending))
@@ -414,11 +417,11 @@ def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, vocabu
         policy = projected_policy(reduced, result.features, result.ranks)
         # ranked as Def. 8 is written, which GENEX's chains guarantee: the ranks spread wider than
         # the checker's own, so simplification may make more effects unknown
-        certified = stratification_certificate(policy, k=1, settled_rules=False)
+        certified = stratification_certificate(policy, k=result.k, settled_rules=False)
         if not certified.stratified:  # a bug guard
             raise RuntimeError(f"GENEX returned a policy that is not stratified: {certified.describe()}")
         if simplify:
-            policy = simplify_policy(policy, certified.certificate, 1, transition_values(reduced, policy, bad))
+            policy = simplify_policy(policy, certified.certificate, result.k, transition_values(reduced, policy, bad))
         statistics.add_time("simplification", started)
         progress(f"inner {statistics.inner_iterations}: {len(policy.features)} features, {len(policy.rules)} rules, "
                  f"|Q'| = {len(subset)}, |X+| = {len(good)}, |X-| = {len(bad)}, pruned pool {len(columns):,}")

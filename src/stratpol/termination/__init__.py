@@ -14,7 +14,8 @@ from stratpol.termination.monotonicity import (
     settled,
 )
 from stratpol.termination.sieve import SieveResult, sieve, sieve_edges
-from stratpol.termination.stratification import StratificationResult, stratification_certificate
+from stratpol.termination.stratification import (StratificationResult, lowest_stratification,
+                                                  stratification_certificate)
 
 __all__ = [
     "MAX_EDGES",
@@ -28,6 +29,7 @@ __all__ = [
     "check_certificate",
     "context",
     "edge_count",
+    "lowest_stratification",
     "entails_change",
     "joint_context",
     "may_decrease",

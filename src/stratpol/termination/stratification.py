@@ -88,3 +88,13 @@ def stratification_certificate(policy: Policy, k: int = 1, settled_rules: bool =
     if without or unranked:
         return StratificationResult(False, k, None, without, unranked, policy)
     return StratificationResult(True, k, Certificate(ranks, changes), policy=policy)
+
+
+def lowest_stratification(policy: Policy, max_k: int = 2) -> StratificationResult:
+    """The verdict for the smallest k up to `max_k` for which `policy` is k-stratified (the verdict
+    for `max_k` where there is none): how a learned policy's termination is reported."""
+    for k in range(1, max_k + 1):
+        result = stratification_certificate(policy, k=k)
+        if result.stratified:
+            return result
+    return result
