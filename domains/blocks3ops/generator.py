@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from stratpol.generation.blocks_states import block_names, state_facts, uniform_state
+from stratpol.generation.blocks_states import block_names, problem_text, state_facts, uniform_state
 from stratpol.generation.size_model import Argument, SizeModel
 
 blocks = Argument("blocks", low=2)
@@ -29,16 +29,7 @@ def generate(blocks: int, seed: int = 42) -> str:
         goal = state_facts(uniform_state(names, rng), arm=False)
         if goal != init:
             break
-    nl = "\n    "
-    return f""";; blocks={blocks}, seed={seed}
-(define (problem blocksworld-{blocks}-{seed})
-  (:domain blocksworld)
-  (:objects {" ".join(names)} - object)
-  (:init
-    {nl.join(init)})
-  (:goal (and
-    {nl.join(goal)})))
-"""
+    return problem_text(f"blocks={blocks}, seed={seed}", f"blocksworld-{blocks}-{seed}", names, init, goal)
 
 
 def header_arguments(header: dict[str, str]) -> dict[str, int] | None:

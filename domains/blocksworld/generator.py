@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+from stratpol.generation.blocks_states import problem_text
 from stratpol.generation.size_model import Argument, SizeModel
 
 blocks = Argument("blocks", low=2)
@@ -44,17 +45,8 @@ def generate(blocks: int, seed: int = 42) -> str:
     names = [f"b{i}" for i in range(1, blocks + 1)]
     init = _facts(_towers(names, rng))
     goal = _facts(_towers(names, rng))
-    nl = "\n    "
-    return f""";; blocks={blocks}, seed={seed}
-(define (problem blocksworld-{blocks}-{seed})
-  (:domain blocksworld)
-  (:objects {" ".join(names)} - object)
-  (:init
-    (arm-empty)
-    {nl.join(init)})
-  (:goal (and
-    {nl.join(goal)})))
-"""
+    return problem_text(f"blocks={blocks}, seed={seed}", f"blocksworld-{blocks}-{seed}", names,
+                        ["(arm-empty)", *init], goal)
 
 
 BENCHMARKS = ("ipc2023/blocksworld",)

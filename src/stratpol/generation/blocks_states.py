@@ -47,3 +47,17 @@ def state_facts(towers: list[list[str]], arm: bool = True) -> list[str]:
 
 def block_names(blocks: int) -> list[str]:
     return [f"b{i}" for i in range(1, blocks + 1)]
+
+
+def problem_text(header: str, problem: str, names: list[str], init: list[str], goal: list[str]) -> str:
+    """A problem of the untyped `blocksworld` domains: its `;;` header line, objects, facts and goal."""
+    nl = "\n    "
+    return f""";; {header}
+(define (problem {problem})
+  (:domain blocksworld)
+  (:objects {" ".join(names)} - object)
+  (:init
+    {nl.join(init)})
+  (:goal (and
+    {nl.join(goal)})))
+"""
