@@ -126,18 +126,13 @@ def _add_pairs(chains: Chains, chosen: list[int], selected: np.ndarray, changes:
                costs: np.ndarray, paired: dict[int, tuple[int, int]], tried: set[tuple[int, int]]) -> None:
     """k = 2: make the features no chain reaches but that are monotone given a pair of chosen
     features (one of them just chosen) chain heads at their own cost, and remember the pair."""
-    members = np.flatnonzero(selected).tolist()
-    for g in chosen:
-        for other in members:
-            pair = (min(g, other), max(g, other))
-            if g == other or pair in tried:
-                continue
-            tried.add(pair)
-            candidates = np.flatnonzero((chains.cost == INFINITE) & ~selected)
-            if not len(candidates):
-                return
-            for f in candidates[monotone_given_pair(changes, valuations, pair, candidates)].tolist():
-                paired.setdefault(f, pair)
+    candidates = np.flatnonzero((chains.cost == INFINITE) & ~selected)
+    new_pairs = {(min(g, other), max(g, other)) for g in chosen for other in np.flatnonzero(selected).tolist()
+                 if g != other} - tried
+    tried |= new_pairs
+    for pair in sorted(new_pairs) if len(candidates) else ():
+        for f in candidates[monotone_given_pair(changes, valuations, pair, candidates)].tolist():
+            paired.setdefault(f, pair)
     for f, pair in paired.items():
         if not selected[f] and costs[f] < chains.cost[f]:
             chains.cost[f], chains.predecessor[f] = costs[f], -1

@@ -458,14 +458,17 @@ class EdgeReplanning:
         """Put another path in place of each pending Edge requirement's transition; whether any
         transition was replaced."""
         owner = {row: number for (number, _), row in rows.index.items()}
+        edges = [pair for kind, pair in failure.pending if kind is Requirement.EDGE]
         replaced = 0
-        for source, target in (pair for kind, pair in failure.pending if kind is Requirement.EDGE):
+        for done, (source, target) in enumerate(edges):
             number = owner[source]
             example = examples[number]
+            report_status(progress, "Edge replanning", done, len(edges), example.instance.source_name)
             if (source, target) not in example.good:
                 continue  # an earlier replacement of this round dropped it
             replaced += any(example.replace_transition(source, target, path)
                             for path in self._paths(example, number, source, target, rows))
+        finish_status(progress, "Edge replanning")
         if replaced:
             statistics.replanned += replaced
             progress(f"Edge: {replaced} teacher transition(s) replaced by {self.teacher.planner_name}'s plans")
@@ -475,12 +478,15 @@ class EdgeReplanning:
         """Paths (rows) from `source` to a goal to put in place of (source, target): the teacher's
         plan where it steps elsewhere, else detours through up to `alternatives` other successors,
         shortest first."""
-        plan = self._plan(example, number, rows.entries[source][1], rows)
+        state = rows.entries[source][1]
+        plan = self._plan(example, number, state, rows)
         if plan is not None and plan[1] != target:
             yield plan
             return
+        if not self.alternatives:
+            return
         detours = []
-        for successor in example.instance.successors(rows.entries[source][1]):
+        for successor in example.instance.successors(state):
             if len(detours) == self.alternatives:
                 break
             step = rows.row(number, example.bridge, successor.state)
