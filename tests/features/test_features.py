@@ -230,7 +230,7 @@ def test_an_interrupted_pool_in_parts_resumes_after_its_last_finished_part(block
     monkeypatch.setattr(pool_module, "parts_within_memory", lambda states, element_limit: 3)
     generated = []
     generate_on = pool_module._generate_on
-    monkeypatch.setattr(pool_module, "_generate_on", lambda *args: generated.append(len(args[1])) or generate_on(*args))
+    monkeypatch.setattr(pool_module, "_generate_on", lambda *args: generated.append(len(args[2])) or generate_on(*args))
 
     def interrupt_after_part_2(message: str) -> None:
         if message.startswith("feature pool: part 2/3"):

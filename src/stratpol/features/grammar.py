@@ -37,6 +37,8 @@ class Grammar:
     feature_limit: int = 1_000_000
     time_limit: int = 14_400  # seconds; a pool cut by it is reported as truncated
     constructors: dict[str, bool] = field(default_factory=dict)
+    # generate from the binary projections of predicates of arity 3 or more too (Vocabulary)
+    projections: bool = False
 
     def generator_arguments(self) -> dict[str, object]:
         """Keyword arguments of dlplan's generate_features after the states."""
@@ -51,7 +53,7 @@ class Grammar:
         return arguments
 
 
-_KEYS = {"extends", "complexity_limit", "max_depth", "feature_limit", "time_limit", "constructors"}
+_KEYS = {"extends", "complexity_limit", "max_depth", "feature_limit", "time_limit", "constructors", "projections"}
 
 
 def load_grammar(name_or_path: str | Path, _seen: tuple[Path, ...] = ()) -> Grammar:
@@ -84,11 +86,14 @@ def load_grammar(name_or_path: str | Path, _seen: tuple[Path, ...] = ()) -> Gram
         raise InputError(f"unknown constructors {sorted(wrong)} (known: {', '.join(CONSTRUCTORS)})", path)
     if not all(isinstance(v, bool) for v in constructors.values()):
         raise InputError("constructor switches must be true or false", path)
-    fields = {k: data[k] for k in ("complexity_limit", "max_depth", "feature_limit", "time_limit") if k in data}
+    if not isinstance(data.get("projections", False), bool):
+        raise InputError("projections must be true or false", path)
+    fields = {k: data[k] for k in ("complexity_limit", "max_depth", "feature_limit", "time_limit", "projections")
+              if k in data}
     if fields.get("max_depth") is False:  # TOML has no null: `max_depth = false` means no depth bound
         fields["max_depth"] = None
     for key, value in fields.items():
-        if key == "max_depth" and value is None:
+        if key == "projections" or (key == "max_depth" and value is None):
             continue
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise InputError(f"{key} must be a non-negative integer, not {value!r}", path)

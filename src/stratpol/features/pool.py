@@ -119,6 +119,8 @@ def _pool_key(vocabulary: Vocabulary, grammar: Grammar, bridges_and_states: Sequ
         "goal_predicates": list(vocabulary.goal_predicates),
         "format": 3,  # expression_depth version 2, generation record: older cached pools are stale
     }
+    if grammar.projections:  # only then, so that the pools cached before projections existed stay valid
+        payload["projections"] = True
     digest.update(json.dumps(payload, sort_keys=True).encode())
     seen_instances = set()
     for bridge, state in bridges_and_states:
@@ -154,6 +156,10 @@ def generate_pool(vocabulary: Vocabulary, states: Sequence[tuple[InstanceBridge,
         parts = _parts_begun(path)
         element_limit = min(grammar.feature_limit, memory_element_limit(-(-len(states) // parts)))
     merged: dict[str, PoolFeature] = {}
+    # the published grammars generate from the domain's own predicates; the features are parsed in
+    # `vocabulary` again, so its projections do not change the pool
+    generating = vocabulary if grammar.projections else vocabulary.without_projections()
+    generating_bridges = _Bridges(generating)
     reached, truncated, seconds = grammar.complexity_limit, None, 0.0
     split = _split(len(states), parts)
     for number, part in enumerate(split, start=1):
@@ -163,9 +169,9 @@ def generate_pool(vocabulary: Vocabulary, states: Sequence[tuple[InstanceBridge,
             features, part_generation = done.features, done.generation
         else:
             part_started = time.perf_counter()
-            dlplan_states = [states[i][0].state(states[i][1]) for i in part]
+            dlplan_states = [generating_bridges.of(states[i][0]).state(states[i][1]) for i in part]
             features, part_reached, part_truncated = _generate_on(
-                vocabulary, dlplan_states, grammar, element_limit, max(1, int(grammar.time_limit - seconds)))
+                vocabulary, generating, dlplan_states, grammar, element_limit, max(1, int(grammar.time_limit - seconds)))
             part_generation = PoolGeneration(len(part), time.perf_counter() - part_started, part_reached,
                                              part_truncated, element_limit)
             if part_path is not None:  # an interrupt loses at most the part under way
@@ -198,6 +204,21 @@ def generate_pool(vocabulary: Vocabulary, states: Sequence[tuple[InstanceBridge,
     return pool
 
 
+class _Bridges:
+    """The bridges of another vocabulary to the instances of given bridges, one per instance."""
+
+    def __init__(self, vocabulary: Vocabulary) -> None:
+        self.vocabulary = vocabulary
+        self._bridges: dict[int, InstanceBridge] = {}
+
+    def of(self, bridge: InstanceBridge) -> InstanceBridge:
+        if bridge.vocabulary is self.vocabulary:
+            return bridge
+        if bridge.index not in self._bridges:
+            self._bridges[bridge.index] = self.vocabulary.bridge(bridge.instance)
+        return self._bridges[bridge.index]
+
+
 def _write(path: Path, pool: FeaturePool) -> None:
     record = {"generation": dataclasses.asdict(pool.generation),
               "features": [{"kind": f.kind.value, "description": f.description} for f in pool]}
@@ -216,9 +237,10 @@ def _parts_begun(path: Path) -> int:
     return max(counts, default=0)
 
 
-def _generate_on(vocabulary: Vocabulary, dlplan_states: list, grammar: Grammar, element_limit: int,
-                 time_limit: int) -> tuple[list[PoolFeature], int, str | None]:
-    """One dlplan generation: its features, the last complexity level it finished, the limit that cut it.
+def _generate_on(vocabulary: Vocabulary, generating: Vocabulary, dlplan_states: list, grammar: Grammar,
+                 element_limit: int, time_limit: int) -> tuple[list[PoolFeature], int, str | None]:
+    """One dlplan generation in `generating` (the states are its): its features parsed in
+    `vocabulary`, the last complexity level it finished, the limit that cut it.
 
     Where it can (child_process.can_fork_here), dlplan runs in a child process: a long C++ call holds off
     Python's signal handlers until it returns, so only there does Ctrl-C (or `kill`) stop it at
@@ -229,11 +251,11 @@ def _generate_on(vocabulary: Vocabulary, dlplan_states: list, grammar: Grammar, 
     arguments = {**grammar.generator_arguments(), "feature_limit": element_limit, "time_limit": time_limit}
     if can_fork_here():
         try:
-            generated, log, elements = call_in_child(_run_generator, vocabulary.factory, dlplan_states, arguments)
+            generated, log, elements = call_in_child(_run_generator, generating.factory, dlplan_states, arguments)
         except ChildDied as died:
             raise ChildDied(died.exit_code, "dlplan's feature generation") from None
     else:
-        generated, log, elements = _run_generator(vocabulary.factory, dlplan_states, arguments)
+        generated, log, elements = _run_generator(generating.factory, dlplan_states, arguments)
     reached = max((int(level) for level in _LEVEL.findall(log)), default=0)
     if "Feature generation converged" in log:  # a level added nothing new: so would the next ones
         reached = grammar.complexity_limit

@@ -2,7 +2,10 @@
 
 The vocabulary holds the domain's predicates, its types as unary static predicates, a static goal
 copy `p_g` of each goal predicate (so that one policy serves many goals), and the domain
-constants as nominals. Every instance gets an `InstanceBridge`; every converted state keeps its
+constants as nominals. dlplan's generator starts only from unary and binary predicates, so a
+predicate of arity 3 or more (tpp's `loaded ?g ?t ?l`) is invisible to it; the vocabulary adds its
+binary projections `p_i_j` (`loaded_0_2` relates a goods to its loaded level), whose atoms every
+converted state carries. Every instance gets an `InstanceBridge`; every converted state keeps its
 instance's own index and the state's index, because dlplan caches denotations by that pair.
 """
 
@@ -19,11 +22,24 @@ from stratpol.planning import Domain, Instance, State
 GOAL_SUFFIX = "_g"
 
 
+def projection_name(predicate: str, first: int, second: int) -> str:
+    """The binary predicate relating the arguments at `first` and `second` of `predicate`."""
+    return f"{predicate}_{first}_{second}"
+
+
+def binary_projections(predicate: str, arity: int) -> list[tuple[str, int, int]]:
+    """(name, first, second) of each binary projection of a predicate of arity 3 or more."""
+    if arity < 3:
+        return []
+    return [(projection_name(predicate, i, j), i, j) for i, j in itertools.combinations(range(arity), 2)]
+
+
 class Vocabulary:
     """dlplan's view of one domain; instances and features built from it share it."""
 
-    def __init__(self, domain: Domain, goal_predicates: Iterable[str] | None = None) -> None:
+    def __init__(self, domain: Domain, goal_predicates: Iterable[str] | None = None, projections: bool = True) -> None:
         self.domain = domain
+        self.has_projections = projections
         goal = set(domain.predicates) if goal_predicates is None else set(goal_predicates)
         unknown = goal - set(domain.predicates)
         if unknown:
@@ -37,6 +53,21 @@ class Vocabulary:
                 self.info.add_predicate(type_name, 1, True)
         for predicate in self.goal_predicates:
             self.info.add_predicate(predicate + GOAL_SUFFIX, domain.predicates[predicate], True)
+        # predicate of arity >= 3 -> its binary projections (name, first, second)
+        self.projections: dict[str, list[tuple[str, int, int]]] = {}
+        if projections:
+            goal_copies = {p + GOAL_SUFFIX: domain.predicates[p] for p in self.goal_predicates}
+            for predicate, arity in (*domain.predicates.items(), *goal_copies.items()):
+                if arity >= 3:
+                    self.projections[predicate] = binary_projections(predicate, arity)
+            declared = {*domain.predicates, *domain.types, *goal_copies}
+            for predicate, projected in self.projections.items():
+                static = predicate in goal_copies or predicate in domain.static_predicates
+                for name, _, _ in projected:
+                    if name in declared:
+                        raise ValueError(f"{domain.name}: the projection {name} of {predicate} is a predicate's name")
+                    declared.add(name)
+                    self.info.add_predicate(name, 2, static)
         for constant in domain.constants:
             self.info.add_constant(constant)
         self.factory = SyntacticElementFactory(self.info)
@@ -44,7 +75,16 @@ class Vocabulary:
         self._instance_indices = itertools.count()
 
     def __reduce__(self):
-        return (Vocabulary, (self.domain, self.goal_predicates))
+        return (Vocabulary, (self.domain, self.goal_predicates, self.has_projections))
+
+    def without_projections(self) -> Vocabulary:
+        """This vocabulary without the projections (itself where the domain has none): what the
+        published grammar generates from."""
+        if not self.projections:
+            return self
+        if not hasattr(self, "_unprojected"):
+            self._unprojected = Vocabulary(self.domain, self.goal_predicates, projections=False)
+        return self._unprojected
 
     def bridge(self, instance: Instance) -> InstanceBridge:
         """A new bridge for `instance`, with an instance index no other bridge of this vocabulary has."""
@@ -64,16 +104,24 @@ class InstanceBridge:
         for name in (*vocabulary.domain.constants, *instance.objects):
             self.info.add_object(name)
         types = set(vocabulary.domain.types)
-        for predicate, args in sorted(instance.static_atoms):
-            if predicate in vocabulary.domain.predicates or predicate in types:
-                self.info.add_static_atom(predicate, list(args))
+        static = [(p, args) for p, args in sorted(instance.static_atoms)
+                  if p in vocabulary.domain.predicates or p in types]
         goal = set(vocabulary.goal_predicates)
-        for literal in instance.goal:
-            predicate, args = literal.atom
-            if literal.positive and predicate in goal:
-                self.info.add_static_atom(predicate + GOAL_SUFFIX, list(args))
+        static += [(literal.atom[0] + GOAL_SUFFIX, literal.atom[1]) for literal in instance.goal
+                   if literal.positive and literal.atom[0] in goal]
+        projected = set()
+        for predicate, args in static:
+            self.info.add_static_atom(predicate, list(args))
+            projected.update(self._projected(predicate, args))
+        for predicate, args in sorted(projected):
+            self.info.add_static_atom(predicate, list(args))
         self._dlplan_index: dict[int, int] = {}  # the planning core's fluent atom index -> dlplan's
+        self._projected_indices: dict[int, tuple[int, ...]] = {}  # ... -> dlplan's of its projections
         self._states: dict[int, DlplanState] = {}
+
+    def _projected(self, predicate: str, args) -> list[tuple[str, tuple[str, str]]]:
+        """The projected atoms of an atom (none unless its predicate has arity 3 or more)."""
+        return [(name, (args[i], args[j])) for name, i, j in self.vocabulary.projections.get(predicate, ())]
 
     def state(self, state: State) -> DlplanState:
         """The dlplan state of `state` (memoised: the same object for the same state)."""
@@ -85,13 +133,19 @@ class InstanceBridge:
     def convert(self, state: State) -> DlplanState:
         """A new dlplan state for `state`, not memoised (a policy run converts each state once),
         built from the planning core's atom indices without spelling the atoms out."""
-        dlplan_index = self._dlplan_index
+        dlplan_index, projected = self._dlplan_index, self._projected_indices
         atoms = state.fluent_atom_indices()
         for i in atoms:
             if i not in dlplan_index:
                 predicate, args = self.instance.fluent_atom(i)
                 dlplan_index[i] = self.info.add_atom(predicate, list(args)).get_index()
-        return DlplanState(state.index, self.info, [dlplan_index[i] for i in atoms])
+                if predicate in self.vocabulary.projections:
+                    projected[i] = tuple(self.info.add_atom(name, list(pair)).get_index()
+                                         for name, pair in self._projected(predicate, args))
+        indices = [dlplan_index[i] for i in atoms]
+        if projected:  # two atoms can share a projection (loaded_0_1 of one goods at two levels)
+            indices += sorted({j for i in atoms for j in projected.get(i, ())})
+        return DlplanState(state.index, self.info, indices)
 
     def states(self, states: Iterable[State]) -> list[DlplanState]:
         return [self.state(s) for s in states]
