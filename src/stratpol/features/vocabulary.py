@@ -39,7 +39,7 @@ class Vocabulary:
 
     def __init__(self, domain: Domain, goal_predicates: Iterable[str] | None = None, projections: bool = True) -> None:
         self.domain = domain
-        self.has_projections = projections
+        self._with_projections = projections
         goal = set(domain.predicates) if goal_predicates is None else set(goal_predicates)
         unknown = goal - set(domain.predicates)
         if unknown:
@@ -75,7 +75,7 @@ class Vocabulary:
         self._instance_indices = itertools.count()
 
     def __reduce__(self):
-        return (Vocabulary, (self.domain, self.goal_predicates, self.has_projections))
+        return (Vocabulary, (self.domain, self.goal_predicates, self._with_projections))
 
     def without_projections(self) -> Vocabulary:
         """This vocabulary without the projections (itself where the domain has none): what the

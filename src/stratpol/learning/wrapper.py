@@ -412,7 +412,7 @@ def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, vocabu
             failure = GenexFailure(tuple((kind, tuple(used[r] for r in sources)) for kind, sources in result.pending))
             if edges is not None and edges.replan(failure, examples, rows, statistics, progress):
                 continue
-            raise LearningFailure(f"GENEX: {failure.describe()}")
+            raise LearningFailure(f"GENEX: {failure.describe()}{_first_transition(failure, examples, rows)}")
         started = time.perf_counter()  # "simplification": the projected policy, its certificate and simplification
         policy = projected_policy(reduced, result.features, result.ranks)
         # ranked as Def. 8 is written, which GENEX's chains guarantee: the ranks spread wider than
@@ -503,6 +503,18 @@ class EdgeReplanning:
         if advice.verdict is not Solvability.ALIVE:
             return None
         return [rows.row(number, example.bridge, s) for s in advice.states]
+
+
+def _first_transition(failure: GenexFailure, examples: list[_Example], rows: _Rows) -> str:
+    """The first pending transition in words: `, in p03.pddl: (drive truck1 depot1 market1)`."""
+    kind, pair = failure.pending[0]
+    if kind is not Requirement.EDGE:
+        return ""
+    (number, _), = [key for key, row in rows.index.items() if row == pair[0]]
+    source, target = rows.entries[pair[0]][1], rows.entries[pair[1]][1]
+    instance = examples[number].instance
+    actions = [str(s.action) for s in instance.successors(source) if s.state == target]
+    return f", in {instance.source_name}: {actions[0] if actions else 'no action'}"
 
 
 def _repair(example: _Example, number: int, check: Verification, rows: _Rows, teacher: Teacher) -> None:
