@@ -95,3 +95,14 @@ def test_projections_must_be_a_boolean(tmp_path):
     with pytest.raises(InputError, match="projections must be true or false"):
         load_grammar(path)
     assert load_grammar("projections").projections and not load_grammar("default").projections
+
+
+def test_a_projection_named_like_a_predicate_of_the_domain_is_left_out(tmp_path):
+    from stratpol.planning import Domain
+
+    path = tmp_path / "domain.pddl"
+    path.write_text("""(define (domain clash) (:requirements :strips)
+      (:predicates (r ?a ?b ?c) (r_0_1 ?a ?b))
+      (:action go :parameters (?a ?b ?c) :precondition (r ?a ?b ?c) :effect (r_0_1 ?a ?b)))""")
+    vocabulary = Vocabulary(Domain(path))
+    assert [name for name, _, _ in vocabulary.projections["r"]] == ["r_0_2", "r_1_2"]

@@ -53,21 +53,19 @@ class Vocabulary:
                 self.info.add_predicate(type_name, 1, True)
         for predicate in self.goal_predicates:
             self.info.add_predicate(predicate + GOAL_SUFFIX, domain.predicates[predicate], True)
-        # predicate of arity >= 3 -> its binary projections (name, first, second)
+        # predicate of arity >= 3 -> its binary projections (name, first, second); a projection
+        # whose name the domain already uses is left out
         self.projections: dict[str, list[tuple[str, int, int]]] = {}
         if projections:
             goal_copies = {p + GOAL_SUFFIX: domain.predicates[p] for p in self.goal_predicates}
-            for predicate, arity in (*domain.predicates.items(), *goal_copies.items()):
-                if arity >= 3:
-                    self.projections[predicate] = binary_projections(predicate, arity)
             declared = {*domain.predicates, *domain.types, *goal_copies}
-            for predicate, projected in self.projections.items():
+            for predicate, arity in (*domain.predicates.items(), *goal_copies.items()):
+                projected = [p for p in binary_projections(predicate, arity) if p[0] not in declared]
                 static = predicate in goal_copies or predicate in domain.static_predicates
                 for name, _, _ in projected:
-                    if name in declared:
-                        raise ValueError(f"{domain.name}: the projection {name} of {predicate} is a predicate's name")
-                    declared.add(name)
                     self.info.add_predicate(name, 2, static)
+                if projected:
+                    self.projections[predicate] = projected
         for constant in domain.constants:
             self.info.add_constant(constant)
         self.factory = SyntacticElementFactory(self.info)
