@@ -81,3 +81,15 @@ def test_the_subset_strategies():
     assert _next_subset("S1", [9], 3, 10) is None
     assert _next_subset("S2", [2, 6], 4, 10) == [2, 4, 6] and _next_subset("S2", [2, 6], 8, 10) == [8]
     assert _next_subset("grow", [2, 6], 8, 10) == [2, 6, 8] and _next_subset("grow", [2, 6], 6, 10) is None
+
+
+def test_verification_past_its_state_limit_stops_learning_with_one_line_naming_the_limit(tmp_path):
+    from stratpol.learning.settings import LearningSettings
+    from stratpol.learning.wrapper import LearningFailure, learn_with_settings
+
+    folder = domain_folder("gripper")
+    instances = [folder.domain.instance_from_text(folder.generator(balls=3))]
+    settings = LearningSettings(teacher="siw", verify_states=5)  # gripper-3's policy reaches more states
+    with pytest.raises(LearningFailure, match=r"verification passed 5 policy-reachable states \(--verify-states\)"):
+        learn_with_settings(instances, Vocabulary(folder.domain), settings, tmp_path)
+    assert "verification up to 5 states" in settings.describe()

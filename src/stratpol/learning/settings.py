@@ -16,6 +16,7 @@ from stratpol.parameters import ParameterError, at_least, from_mapping, paramete
 
 STRATEGIES = ("S1", "S2", "grow")
 INSTANCE_ORDERS = ("longest", "shortest")
+VERIFY_STATES = 200_000  # policy-reachable states of one training instance that verification explores
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,8 @@ class LearningSettings:
                                        "and keep the shortest", at_least(0), "K")
     k: int = parameter(1, "the k of the k-stratification GENEX certifies: 1 (the paper) or 2 (a feature may also "
                        "be monotone given two chosen features)", within(1, 2, True, True), "K")
+    verify_states: int = parameter(VERIFY_STATES, "the most policy-reachable states verification explores on one "
+                                   "training instance; past it learning stops", at_least(1), "N")
     instance_order: str = parameter("longest", "the order of the training instances for S1, S2 and verification: "
                                     "longest teacher plan first (the paper) or shortest first",
                                     choices=INSTANCE_ORDERS)
@@ -55,6 +58,7 @@ class LearningSettings:
         extras += f", pool on about {self.pool_states:,} plan states" if self.pool_states else ""
         extras += ", shortest plans first" if self.instance_order == "shortest" else ""
         extras += f", GENEX chains for k = {self.k}" if self.k != 1 else ""
+        extras += f", verification up to {self.verify_states:,} states" if self.verify_states != VERIFY_STATES else ""
         return (f"grammar {self.grammar}, teacher {self.teacher}, strategy {self.strategy}, "
                 f"dead-end tests {'on' if self.dead_ends else 'off'}{extras}")
 

@@ -25,7 +25,7 @@ from stratpol.features.vocabulary import InstanceBridge
 from stratpol.learning.genex import GenexFailure, genex
 from stratpol.learning.hitting_set import LearningExamples, Requirement, build_problem
 from stratpol.learning.projection import projected_policy, transition_values
-from stratpol.learning.settings import INSTANCE_ORDERS, STRATEGIES, LearningSettings
+from stratpol.learning.settings import INSTANCE_ORDERS, STRATEGIES, VERIFY_STATES, LearningSettings
 from stratpol.learning.simplification import simplify_policy
 from stratpol.learning.teacher import Teacher
 from stratpol.planning import Instance, State
@@ -187,7 +187,7 @@ class _Example:
 
 def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar: Grammar, teacher: Teacher,
                  seed: int = 0, cache_dir: Path | None = None, max_outer: int | None = None,
-                 verify_max_states: int = 200_000, time_limit: float | None = None, simplify: bool = True,
+                 verify_max_states: int = VERIFY_STATES, time_limit: float | None = None, simplify: bool = True,
                  strategy: str = "S1", dead_ends: bool = False, edge_teacher: Teacher | None = None,
                  edge_alternatives: int = 0, pool_states: int | None = None, instance_order: str = "longest",
                  k: int = 1, progress: Callable[[str], None] = lambda message: None) -> WrapperResult:
@@ -339,7 +339,7 @@ def learn_with_settings(instances: Sequence[Instance], vocabulary: Vocabulary, s
                         cache_dir=None if cache is None else cache / "pools", time_limit=time_limit,
                         strategy=settings.strategy, dead_ends=settings.dead_ends, edge_teacher=edge_teacher,
                         edge_alternatives=settings.edge_alternatives, instance_order=settings.instance_order,
-                        k=settings.k,
+                        k=settings.k, verify_max_states=settings.verify_states,
                         pool_states=settings.pool_states, progress=progress)
 
 
@@ -437,6 +437,9 @@ def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, vocabu
             check = _verify(example, evaluator, verify_max_states, dead_end_test)
             if check.solved:
                 continue
+            if check.failure is Failure.LIMIT:
+                raise LearningFailure(f"{example.instance.source_name}: verification passed {verify_max_states:,} "
+                                      "policy-reachable states (--verify-states)")
             repaired = True
             _repair(example, number, check, rows, teacher)
         statistics.add_time("verification", started)
