@@ -159,7 +159,7 @@ def generate_pool(vocabulary: Vocabulary, states: Sequence[tuple[InstanceBridge,
     # the published grammars generate from the domain's own predicates; the features are parsed in
     # `vocabulary` again, so its projections do not change the pool
     generating = vocabulary if grammar.projections else vocabulary.without_projections()
-    generating_bridges = _Bridges(generating)
+    bridges = {} if generating is vocabulary else {b.index: generating.bridge(b.instance) for b, _ in states}
     reached, truncated, seconds = grammar.complexity_limit, None, 0.0
     split = _split(len(states), parts)
     for number, part in enumerate(split, start=1):
@@ -169,7 +169,7 @@ def generate_pool(vocabulary: Vocabulary, states: Sequence[tuple[InstanceBridge,
             features, part_generation = done.features, done.generation
         else:
             part_started = time.perf_counter()
-            dlplan_states = [generating_bridges.of(states[i][0]).state(states[i][1]) for i in part]
+            dlplan_states = [bridges.get(states[i][0].index, states[i][0]).state(states[i][1]) for i in part]
             features, part_reached, part_truncated = _generate_on(
                 vocabulary, generating, dlplan_states, grammar, element_limit, max(1, int(grammar.time_limit - seconds)))
             part_generation = PoolGeneration(len(part), time.perf_counter() - part_started, part_reached,
@@ -202,21 +202,6 @@ def generate_pool(vocabulary: Vocabulary, states: Sequence[tuple[InstanceBridge,
         for part_path in path.parent.glob(f"{path.stem}.part-*.json"):
             part_path.unlink()
     return pool
-
-
-class _Bridges:
-    """The bridges of another vocabulary to the instances of given bridges, one per instance."""
-
-    def __init__(self, vocabulary: Vocabulary) -> None:
-        self.vocabulary = vocabulary
-        self._bridges: dict[int, InstanceBridge] = {}
-
-    def of(self, bridge: InstanceBridge) -> InstanceBridge:
-        if bridge.vocabulary is self.vocabulary:
-            return bridge
-        if bridge.index not in self._bridges:
-            self._bridges[bridge.index] = self.vocabulary.bridge(bridge.instance)
-        return self._bridges[bridge.index]
 
 
 def _write(path: Path, pool: FeaturePool) -> None:

@@ -71,6 +71,7 @@ class Vocabulary:
         self.factory = SyntacticElementFactory(self.info)
         self.caches = DenotationsCaches()
         self._instance_indices = itertools.count()
+        self._unprojected: Vocabulary | None = None
 
     def __reduce__(self):
         return (Vocabulary, (self.domain, self.goal_predicates, self._with_projections))
@@ -80,7 +81,7 @@ class Vocabulary:
         published grammar generates from."""
         if not self.projections:
             return self
-        if not hasattr(self, "_unprojected"):
+        if self._unprojected is None:
             self._unprojected = Vocabulary(self.domain, self.goal_predicates, projections=False)
         return self._unprojected
 

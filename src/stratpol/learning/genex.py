@@ -2,7 +2,8 @@
 
 Each step adds the chain C_f of best score (requirements newly hit per unit of chain cost), so
 every chosen feature comes with the features that make it monotone; chosen chains cost 0 and
-the chains are updated from them. The order the chains impose is kept acyclic, checked at each step.
+the chains are updated from them. The order the chains impose stays acyclic: a new link always
+points into a feature not chosen yet.
 With k = 2 (not the paper's), a feature that no chain reaches but that is monotone given two
 chosen features is eligible too, at its own cost: the policy is then 2-stratified.
 """
@@ -74,16 +75,14 @@ def genex(examples: LearningExamples, problem: HittingSetProblem, seed: int = 0,
         steps += 1
         reachable = (chains.cost < INFINITE) & ~selected
         scores = _chain_scores(problem, chains, pending, reachable)
-        # best score first; eligibility (an acyclic order) is checked until the best group is found
-        tied: list[int] = []
+        # the best score's group, in the order (score, index). A chain's new links all point into
+        # features not chosen yet, which have no links out, so the order stays acyclic by
+        # construction (the topological sort below would raise otherwise)
         positive = np.flatnonzero(scores > 0)
-        for f in positive[np.lexsort((positive, -scores[positive]))].tolist():
-            if tied and scores[f] < scores[tied[0]] * (1 - 1e-12):
-                break
-            if _keeps_acyclic(order, _links(chains, f, paired)):
-                tied.append(f)
-        if not tied:
+        if not len(positive):
             return _failure(problem, pending)
+        ranked = positive[np.lexsort((positive, -scores[positive]))].tolist()
+        tied = [f for f in ranked if scores[f] >= scores[ranked[0]] * (1 - 1e-12)]
         choice = rng.choice(tied)
         chain = chains.chain(choice)
         order.add_nodes_from(chain)
@@ -133,20 +132,9 @@ def _add_pairs(chains: Chains, chosen: list[int], selected: np.ndarray, changes:
     for pair in sorted(new_pairs) if len(candidates) else ():
         for f in candidates[monotone_given_pair(changes, valuations, pair, candidates)].tolist():
             paired.setdefault(f, pair)
-    for f, pair in paired.items():
+    for f in paired:
         if not selected[f] and costs[f] < chains.cost[f]:
             chains.cost[f], chains.predecessor[f] = costs[f], -1
-
-
-def _keeps_acyclic(order: nx.DiGraph, links: list[tuple[int, int]]) -> bool:
-    """Whether adding `links` to the order of chosen features leaves it acyclic: no new link
-    (g, f) may close a path from f back to g."""
-    new_links = [(g, f) for g, f in links if not order.has_edge(g, f)]
-    if not new_links:
-        return True
-    trial = nx.DiGraph(order)
-    trial.add_edges_from(new_links)
-    return not any(nx.has_path(trial, f, g) for g, f in new_links)
 
 
 def _failure(problem: HittingSetProblem, pending: np.ndarray) -> GenexFailure:

@@ -116,6 +116,7 @@ class _Rows:
         self.pool = list(pool)
         self.index: dict[tuple[int, int], int] = {}
         self.entries: list[tuple[InstanceBridge, State]] = []
+        self.numbers: list[int] = []  # row -> the number of its instance
         self._slot: dict[int, int] = {}  # row -> its line in _values
         self._values = np.zeros((0, len(self.pool)), dtype=np.int32)  # capacity doubles when full
 
@@ -124,6 +125,7 @@ class _Rows:
         if key not in self.index:
             self.index[key] = len(self.entries)
             self.entries.append((bridge, state))
+            self.numbers.append(instance)
         return self.index[key]
 
     def table(self, rows: Sequence[int]) -> FeatureTable:
@@ -437,11 +439,8 @@ def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, vocabu
             check = _verify(example, evaluator, verify_max_states, dead_end_test)
             if check.solved:
                 continue
-            if check.failure is Failure.LIMIT:
-                raise LearningFailure(f"{example.instance.source_name}: verification passed {verify_max_states:,} "
-                                      "policy-reachable states (--verify-states)")
             repaired = True
-            _repair(example, number, check, rows, teacher)
+            _repair(example, number, check, rows, teacher, verify_max_states)
         statistics.add_time("verification", started)
         if not repaired:
             return policy
@@ -460,11 +459,10 @@ class EdgeReplanning:
                progress: Callable[[str], None]) -> bool:
         """Put another path in place of each pending Edge requirement's transition; whether any
         transition was replaced."""
-        owner = {row: number for (number, _), row in rows.index.items()}
         edges = [pair for kind, pair in failure.pending if kind is Requirement.EDGE]
         replaced = 0
         for done, (source, target) in enumerate(edges):
-            number = owner[source]
+            number = rows.numbers[source]
             example = examples[number]
             report_status(progress, "Edge replanning", done, len(edges), example.instance.source_name)
             if (source, target) not in example.good:
@@ -513,15 +511,16 @@ def _first_transition(failure: GenexFailure, examples: list[_Example], rows: _Ro
     kind, pair = failure.pending[0]
     if kind is not Requirement.EDGE:
         return ""
-    (number, _), = [key for key, row in rows.index.items() if row == pair[0]]
     source, target = rows.entries[pair[0]][1], rows.entries[pair[1]][1]
-    instance = examples[number].instance
+    instance = examples[rows.numbers[pair[0]]].instance
     actions = [str(s.action) for s in instance.successors(source) if s.state == target]
     return f", in {instance.source_name}: {actions[0] if actions else 'no action'}"
 
 
-def _repair(example: _Example, number: int, check: Verification, rows: _Rows, teacher: Teacher) -> None:
-    """Add the good or bad transition that the verification's witness asks for."""
+def _repair(example: _Example, number: int, check: Verification, rows: _Rows, teacher: Teacher,
+            max_states: int) -> None:
+    """Add the good or bad transition that the verification's witness asks for (a LearningFailure
+    where there is none to add)."""
     path = [rows.row(number, example.bridge, s) for s in check.witness]
     if check.failure is Failure.NOT_CLOSED:
         state = check.witness[-1]
@@ -534,6 +533,9 @@ def _repair(example: _Example, number: int, check: Verification, rows: _Rows, te
         if advice.verdict is Solvability.UNKNOWN:
             raise LearningFailure(f"{example.instance.source_name}: a state could be neither solved nor proven "
                                   "a dead end")
+    elif check.failure is Failure.LIMIT:
+        raise LearningFailure(f"{example.instance.source_name}: verification passed {max_states:,} "
+                              "policy-reachable states (--verify-states)")
     elif check.failure is not Failure.DEAD_END:
         raise LearningFailure(f"{example.instance.source_name}: verification ended with {check.failure.value}")
     if len(path) < 2:
