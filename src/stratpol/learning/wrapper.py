@@ -222,19 +222,44 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     edges = None if edge_teacher is None else EdgeReplanning(edge_teacher, edge_alternatives)
     try:
-        return _wrapper(instances, vocabulary, grammar, teacher, seed, cache_dir, max_outer, verify_max_states,
-                        deadline, simplify, dead_ends, edges, pool_states, instance_order, k, statistics, progress)
+        run = _Run(vocabulary, teacher, seed, verify_max_states, deadline, simplify,
+                   _DeadEnds() if dead_ends else None, edges, k, statistics, progress)
+        return _wrapper(instances, grammar, run, cache_dir, max_outer, pool_states, instance_order)
     except LearningFailure as failure:
         statistics.teacher_calls = teacher.calls
         failure.statistics = statistics
         raise
 
 
-def _wrapper(instances: Sequence[Instance], vocabulary: Vocabulary, grammar: Grammar, teacher: Teacher, seed: int,
-             cache_dir: Path | None, max_outer: int | None, verify_max_states: int, deadline: float | None,
-             simplify: bool, dead_ends: bool, edges: EdgeReplanning | None, pool_states: int | None,
-             instance_order: str, k: int, statistics: LearningStatistics,
-             progress: Callable[[str], None]) -> WrapperResult:
+@dataclass(frozen=True)
+class _Run:
+    """What every step of one WRAPPER run reads: the choices fixed at its start, the statistics it
+    counts into and where it reports progress."""
+
+    vocabulary: Vocabulary
+    teacher: Teacher
+    seed: int
+    verify_states: int
+    deadline: float | None
+    simplify: bool
+    dead_ends: _DeadEnds | None
+    edges: EdgeReplanning | None
+    k: int
+    statistics: LearningStatistics
+    progress: Callable[[str], None]
+
+    def verify(self, example: _Example, evaluator: PolicyEvaluator) -> Verification:
+        """Verification of the policy on one example, with the dead-end test of every state if asked."""
+        instance = example.instance
+        test = None if self.dead_ends is None else lambda state: self.dead_ends.test(instance, state)
+        return verify(instance, evaluator.on(instance).compatible_successors, max_states=self.verify_states,
+                      is_dead_end=test)
+
+
+def _wrapper(instances: Sequence[Instance], grammar: Grammar, run: _Run, cache_dir: Path | None,
+             max_outer: int | None, pool_states: int | None, instance_order: str) -> WrapperResult:
+    vocabulary, teacher, statistics, progress, deadline = (run.vocabulary, run.teacher, run.statistics,
+                                                           run.progress, run.deadline)
     started = time.perf_counter()
     pending: list[tuple[Instance, tuple[State, ...]]] = []
     for number, instance in enumerate(instances, start=1):
@@ -282,7 +307,6 @@ def _wrapper(instances: Sequence[Instance], vocabulary: Vocabulary, grammar: Gra
     statistics.add_time("pool", started)
     progress(f"feature pool: {len(pool):,} features ({pool.generation.describe()})")
 
-    dead_end_test = _DeadEnds() if dead_ends else None
     subset = [0]
     outer_limit = max_outer if max_outer is not None else len(examples) + len(examples) ** 2
     while statistics.outer_iterations < outer_limit:
@@ -290,8 +314,7 @@ def _wrapper(instances: Sequence[Instance], vocabulary: Vocabulary, grammar: Gra
         for example in examples:
             example.restart()
         try:
-            policy = _inner_loop(examples, subset, rows, vocabulary, teacher, seed, statistics,
-                                 verify_max_states, deadline, simplify, dead_end_test, edges, k, progress)
+            policy = _inner_loop(examples, subset, rows, run)
         except LearningFailure as failure:
             if statistics.strategy != "S1" or isinstance(failure, LearningTimeout):
                 raise
@@ -302,7 +325,7 @@ def _wrapper(instances: Sequence[Instance], vocabulary: Vocabulary, grammar: Gra
         evaluator = PolicyEvaluator(policy, vocabulary)
         verifications, failing = [], None
         for number, example in enumerate(examples):
-            result = _verify(example, evaluator, verify_max_states, dead_end_test)
+            result = run.verify(example, evaluator)
             verifications.append(result)
             if not result.solved:
                 failing = number
@@ -358,14 +381,6 @@ class _DeadEnds:
         return self._known[state]
 
 
-def _verify(example: _Example, evaluator: PolicyEvaluator, max_states: int,
-            dead_ends: _DeadEnds | None) -> Verification:
-    """Verification of the policy on one example, with the dead-end test of every state if asked."""
-    instance = example.instance
-    test = None if dead_ends is None else lambda state: dead_ends.test(instance, state)
-    return verify(instance, evaluator.on(instance).compatible_successors, max_states=max_states, is_dead_end=test)
-
-
 def _next_subset(strategy: str, subset: list[int], failing: int, count: int) -> list[int] | None:
     """S1: a single instance, the failing one if beyond the current, else the next one.
     S2: add the failing instance if it comes before the furthest, else restart from it.
@@ -379,11 +394,9 @@ def _next_subset(strategy: str, subset: list[int], failing: int, count: int) -> 
     return sorted(set(subset) | {failing}) if failing < furthest else [failing]
 
 
-def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, vocabulary: Vocabulary,
-                teacher: Teacher, seed: int, statistics: LearningStatistics, verify_max_states: int,
-                deadline: float | None, simplify: bool, dead_end_test: _DeadEnds | None,
-                edges: EdgeReplanning | None, k: int, progress: Callable[[str], None]) -> Policy:
+def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, run: _Run) -> Policy:
     """GENEX and repairs until the policy solves the instances in `subset`."""
+    statistics, progress, deadline = run.statistics, run.progress, run.deadline
     statistics.last_subset, statistics.last_inner = len(subset), 0
     while True:
         if deadline is not None and time.perf_counter() > deadline:
@@ -408,11 +421,11 @@ def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, vocabu
         statistics.good, statistics.bad, statistics.requirements = len(good), len(bad), problem.size
         statistics.add_time("preprocessing", started)
         started = time.perf_counter()
-        result = genex(reduced, problem, seed=seed, k=k)
+        result = genex(reduced, problem, seed=run.seed, k=run.k)
         statistics.add_time("genex", started)
         if isinstance(result, GenexFailure):  # named by the learner's rows, not the sub-table's
             failure = GenexFailure(tuple((kind, tuple(used[r] for r in sources)) for kind, sources in result.pending))
-            if edges is not None and edges.replan(failure, examples, rows, statistics, progress):
+            if run.edges is not None and run.edges.replan(failure, examples, rows, statistics, progress):
                 continue
             raise LearningFailure(f"GENEX: {failure.describe()}{_first_transition(failure, examples, rows)}")
         started = time.perf_counter()  # "simplification": the projected policy, its certificate and simplification
@@ -422,7 +435,7 @@ def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, vocabu
         certified = stratification_certificate(policy, k=result.k, settled_rules=False)
         if not certified.stratified:  # a bug guard
             raise RuntimeError(f"GENEX returned a policy that is not stratified: {certified.describe()}")
-        if simplify:
+        if run.simplify:
             policy = simplify_policy(policy, certified.certificate, result.k, transition_values(reduced, policy, bad))
         statistics.add_time("simplification", started)
         progress(f"inner {statistics.inner_iterations}: {len(policy.features)} features, {len(policy.rules)} rules, "
@@ -432,15 +445,15 @@ def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, vocabu
                       f"{len(policy.features)} features, {len(policy.rules)} rules")
 
         started = time.perf_counter()
-        evaluator = PolicyEvaluator(policy, vocabulary)
+        evaluator = PolicyEvaluator(policy, run.vocabulary)
         repaired = False
         for number in subset:
             example = examples[number]
-            check = _verify(example, evaluator, verify_max_states, dead_end_test)
+            check = run.verify(example, evaluator)
             if check.solved:
                 continue
             repaired = True
-            _repair(example, number, check, rows, teacher, verify_max_states)
+            _repair(example, number, check, rows, run.teacher, run.verify_states)
         statistics.add_time("verification", started)
         if not repaired:
             return policy
