@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import zlib
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from stratpol.features import Vocabulary
 from stratpol.features.policy_evaluator import PolicyEvaluator
 from stratpol.generation import domain_folder
 from stratpol.planning import Domain
+from stratpol.planning.dead_ends import Solvability, solvability
 from stratpol.policy import Change, Feature, Kind, Policy, Rule
 from stratpol.policy.text import read_policy
 from stratpol.verification import Failure, verify
@@ -93,3 +97,74 @@ def test_state_limit(blocks):
     instance = _clear_instance(domain, [["a", "b", "c", "d", "e"]], "a")
     result = verify(instance, PolicyEvaluator(CLEAR, vocabulary).on(instance).compatible_successors, max_states=2)
     assert result.failure is Failure.LIMIT
+
+
+ONEWAY = Domain(Path(__file__).parent / "data" / "gripper-oneway.pddl")
+TWO_BALLS = ONEWAY.instance_from_text(
+    "(define (problem o2) (:domain gripper-oneway) (:objects left right - gripper b1 b2 - ball)"
+    " (:init (at-robby rooma) (free left) (free right) (at b1 rooma) (at b2 rooma))"
+    " (:goal (and (at b1 roomb) (at b2 roomb))))")
+
+
+def _some_successors(seed: int):
+    """A policy by lot: each transition kept or not by a hash of the seed and the transition. By
+    seed modulo 3: nothing else; no ball dropped in rooma or picked in roomb (no cycles hide the
+    rest); and no move before both grippers hold a ball as well (often a solution)."""
+    def kept(state, successor) -> bool:
+        action = str(successor.action)
+        going_back = ("drop" in action and "rooma" in action) or ("pick" in action and "roomb" in action)
+        early_move = "move" in action and any(atom[0] == "free" for atom in state.atoms)
+        return (zlib.crc32(f"{seed} {state.index} {action}".encode()) % 4 != 0
+                and not (going_back and seed % 3 > 0) and not (early_move and seed % 3 == 2))
+
+    return lambda state: [s for s in TWO_BALLS.successors(state) if kept(state, s)]
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_dead_ends_tested_on_the_witness_only_give_the_verdict_of_the_definition(seed):
+    instance, compatible = TWO_BALLS, _some_successors(seed)
+    dead = {}
+
+    def is_dead_end(state):
+        if state not in dead:
+            dead[state] = solvability(instance, state) is Solvability.DEAD_END
+        return dead[state]
+
+    # the definition, over every policy-reachable state (goals not expanded)
+    reached, frontier, edges = {instance.initial_state}, [instance.initial_state], {}
+    while frontier:
+        state = frontier.pop()
+        edges[state] = [] if instance.is_goal(state) else [s.state for s in compatible(state)]
+        for target in edges[state]:
+            if target not in reached:
+                reached.add(target)
+                frontier.append(target)
+    closed = all(edges[s] or instance.is_goal(s) for s in reached)
+    safe = not any(is_dead_end(s) for s in reached)
+    acyclic = _acyclic(edges)
+    result = verify(instance, compatible, is_dead_end=is_dead_end)
+    assert result.solved == (closed and safe and acyclic)
+    if result.solved:
+        return
+    witness = result.witness
+    assert witness[0] == instance.initial_state
+    for before, after in zip(witness, witness[1:]):  # a real policy trajectory
+        assert after in edges[before]
+    if result.failure is Failure.DEAD_END:  # it ends at the first dead end the policy walks into
+        assert is_dead_end(witness[-1]) and not any(is_dead_end(s) for s in witness[:-1])
+    else:
+        assert not any(is_dead_end(s) for s in witness)
+
+
+def _acyclic(edges) -> bool:
+    colour = {}
+
+    def visit(state) -> bool:
+        colour[state] = "open"
+        for target in edges[state]:
+            if colour.get(target) == "open" or (target not in colour and not visit(target)):
+                return False
+        colour[state] = "done"
+        return True
+    return all(visit(s) for s in list(edges) if s not in colour)

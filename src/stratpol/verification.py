@@ -54,8 +54,11 @@ def verify(instance: Instance, compatible: CompatibleSuccessors, max_states: int
     """Depth-first over every compatible transition; stops at the first witness.
 
     A state with no compatible successor is reported a dead end only if that is proven,
-    otherwise the policy is not closed there. With `is_dead_end`, every reached non-goal state
-    is tested first, so the witness ends at the first dead end the policy walks into.
+    otherwise the policy is not closed there. With `is_dead_end`, the witness of a failure ends
+    at the first dead end on it, the one the policy walks into. Only the states of a witness are
+    tested: a state whose compatible successors all lead to goals is no dead end, and dead ends
+    are closed under successors, so a witness through one goes on to fail below it (the eager
+    test of every reached state, as the published learner does, gives the same verdicts).
     """
     start = instance.initial_state
     on_path: dict[State, int] = {}
@@ -67,8 +70,6 @@ def verify(instance: Instance, compatible: CompatibleSuccessors, max_states: int
         if instance.is_goal(state):
             done.add(state)
             return None
-        if is_dead_end is not None and is_dead_end(state):
-            return _failed(Failure.DEAD_END)
         targets = [s.state for s in compatible(state)]
         if not targets:
             dead = solvability(instance, state, time_limit=dead_end_time_limit) is Solvability.DEAD_END
@@ -78,7 +79,12 @@ def verify(instance: Instance, compatible: CompatibleSuccessors, max_states: int
         return None
 
     def _failed(failure: Failure, extra: tuple[State, ...] = ()) -> Verification:
-        return Verification(instance.name, False, failure, tuple(path) + extra, len(done) + len(on_path))
+        witness = tuple(path) + extra
+        if is_dead_end is not None:
+            first_dead = _first_dead_end(witness, is_dead_end, known_dead=failure is Failure.DEAD_END)
+            if first_dead is not None:
+                failure, witness = Failure.DEAD_END, witness[:first_dead + 1]
+        return Verification(instance.name, False, failure, witness, len(done) + len(on_path))
 
     failure = expand(start)
     while failure is None and stack:
@@ -103,3 +109,14 @@ def verify(instance: Instance, compatible: CompatibleSuccessors, max_states: int
     if failure is not None:
         return failure
     return Verification(instance.name, True, None, (), len(done))
+
+
+def _first_dead_end(witness: Sequence[State], is_dead_end: Callable[[State], bool], known_dead: bool) -> int | None:
+    """The index of the first dead end on a witness path, None if it has none. Every successor
+    of a dead end is one, so the dead ends of a path are its end: they are found from there."""
+    first = None
+    for index in range(len(witness) - 1, -1, -1):
+        if not (known_dead and index == len(witness) - 1) and not is_dead_end(witness[index]):
+            break
+        first = index
+    return first
