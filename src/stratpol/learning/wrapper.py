@@ -325,11 +325,13 @@ def _wrapper(instances: Sequence[Instance], grammar: Grammar, run: _Run, cache_d
         evaluator = PolicyEvaluator(policy, vocabulary)
         verifications, failing = [], None
         for number, example in enumerate(examples):
+            report_status(progress, "verification on Q", number, len(examples), example.instance.source_name)
             result = run.verify(example, evaluator)
             verifications.append(result)
             if not result.solved:
                 failing = number
                 break
+        finish_status(progress, "verification on Q")
         statistics.add_time("verification", started)
         if failing is None:
             statistics.states = len(rows.entries)
