@@ -2,8 +2,8 @@
 
 Every person, car and tent starts at place0, each couple with its own tent, up or down with
 probability 1/2; the goal is every couple having walked to the last place. One couple with one car
-cannot get past the second place (the car that brought the tent ahead is left behind), so those
-inputs are not admitted.
+cannot get past the second place (the car that brings the tent's driver back to the partner stays
+behind), so those inputs are not admitted.
 """
 
 from __future__ import annotations
