@@ -29,8 +29,8 @@ class LearningSettings:
                              "no plan", None, "P")
     strategy: str = parameter("S1", "S1, then S2 when S1 fails (the paper), S2 from the start, or grow: each "
                               "failing instance joins Q' for good", choices=STRATEGIES)
-    dead_ends: bool = parameter(False, "test every state verification reaches for being a dead end, so that a "
-                                "repair marks the transition into the first dead end as bad")
+    dead_ends: bool = parameter(False, "find the first dead end a policy walks into in verification, so that a "
+                                "repair marks the transition into it as bad")
     pool_states: int | None = parameter(None, "generate the feature pool on the plans of every k-th instance (by "
                                         "plan length), about this many states; none: on every plan state, as in "
                                         "the paper", at_least(1), "N")

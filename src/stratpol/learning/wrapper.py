@@ -199,8 +199,8 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
     limit or what is left of this one, and a pool cut by a limit is reported in the statistics.
     `strategy` "S1" runs S1 and then S2 (the paper), "S2" starts with S2, "grow" adds each
     failing instance to Q' and never drops one (Q' grows by one instance per outer iteration, so
-    at most |Q| of them); `dead_ends` tests every
-    state verification reaches for being a dead end (the published --deadends). With
+    at most |Q| of them); `dead_ends` finds the first dead end a policy walks into, whose
+    transition becomes a bad one (the published --deadends). With
     `edge_teacher`, a good transition that no pool feature can order (an Edge requirement) is
     replaced by that planner's plan from the same state, where its plan steps elsewhere, and GENEX
     runs again; without it, or where it takes the same step, learning fails (the paper's Edge).
@@ -249,7 +249,7 @@ class _Run:
     progress: Callable[[str], None]
 
     def verify(self, example: _Example, evaluator: PolicyEvaluator) -> Verification:
-        """Verification of the policy on one example, with the dead-end test of every state if asked."""
+        """Verification of the policy on one example, with dead-end tests if asked."""
         instance = example.instance
         test = None if self.dead_ends is None else lambda state: self.dead_ends.test(instance, state)
         return verify(instance, evaluator.on(instance).compatible_successors, max_states=self.verify_states,
@@ -371,7 +371,7 @@ def learn_with_settings(instances: Sequence[Instance], vocabulary: Vocabulary, s
 
 
 class _DeadEnds:
-    """The proven dead-end test of every state verification reaches, memoised per state."""
+    """The proven dead-end test of the states verification asks about, memoised per state."""
 
     def __init__(self, time_limit: float = 10.0) -> None:
         self.time_limit = time_limit
