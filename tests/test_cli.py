@@ -94,6 +94,10 @@ def test_verify_reports_each_instance(tmp_path):
     assert run.returncode == 0, run.stderr
     assert run.stdout.splitlines() == ["gripper-2: solved (26 policy-reachable states)",
                                        "gripper-4: solved (254 policy-reachable states)", "2/2 instances solved"]
+    # balls and grippers are interchangeable: one state per renaming
+    renamed = stratpol("verify", policy, "--domain", "gripper", GRIPPER / "instances" / "gripper-4.pddl", "--symmetry")
+    assert renamed.returncode == 0, renamed.stderr
+    assert renamed.stdout.splitlines()[0] == "gripper-4: solved (22 policy-reachable states up to renaming)"
     broken = tmp_path / "broken.policy"
     broken.write_text("boolean H\n{H} -> {H up}\n")
     run = stratpol("verify", broken, "--domain", "gripper", GRIPPER / "instances" / "gripper-2.pddl")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tempfile
 import zlib
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from stratpol.features.policy_evaluator import PolicyEvaluator
 from stratpol.generation import domain_folder
 from stratpol.planning import Domain
 from stratpol.planning.dead_ends import Solvability, solvability
+from stratpol.planning.symmetry import canonical_key
 from stratpol.policy import Change, Feature, Kind, Policy, Rule
 from stratpol.policy.text import read_policy
 from stratpol.verification import Failure, verify
@@ -123,7 +125,40 @@ def _some_successors(seed: int):
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10_000))
 def test_dead_ends_tested_on_the_witness_only_give_the_verdict_of_the_definition(seed):
-    instance, compatible = TWO_BALLS, _some_successors(seed)
+    _check_against_the_definition(TWO_BALLS, _some_successors(seed))
+
+
+GRIPPER = domain_folder("gripper")
+
+
+def _gripper_variant(seed: int) -> Policy:
+    """The gripper policy with each rule kept, dropped or relaxed (its decreases made "may
+    change") by the digits of `seed` in base 3: solved, not closed or cyclic."""
+    lines = (GOLDEN / "gripper.policy").read_text().splitlines()
+    rules = [i for i, line in enumerate(lines) if line.startswith("{")]
+    for i in rules:
+        seed, choice = divmod(seed, 3)
+        lines[i] = {0: lines[i], 1: "", 2: lines[i].replace(" down", "?")}[choice]
+    path = Path(tempfile.mkdtemp()) / "variant.policy"
+    path.write_text("\n".join(lines) + "\n")
+    return read_policy(path)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 3 ** 4 - 1), balls=st.integers(2, 4))
+def test_verification_over_renamings_gives_the_verdict_of_the_definition(seed, balls):
+    """Balls and grippers are interchangeable in gripper; a rule policy cannot tell them apart."""
+    instance = GRIPPER.domain.instance_from_text(GRIPPER.generator(balls=balls))
+    key = canonical_key(instance)
+    assert key is not None
+    compatible = PolicyEvaluator(_gripper_variant(seed), Vocabulary(GRIPPER.domain)).on(instance).compatible_successors
+    reduced = _check_against_the_definition(instance, compatible, key)
+    assert reduced.states <= verify(instance, compatible).states
+
+
+def _check_against_the_definition(instance, compatible, canonical=None):
+    """Verification (dead ends tested on the witness) agrees with closed, safe and acyclic over
+    every policy-reachable state, and its witness is a policy trajectory that shows the failure."""
     dead = {}
 
     def is_dead_end(state):
@@ -131,9 +166,8 @@ def test_dead_ends_tested_on_the_witness_only_give_the_verdict_of_the_definition
             dead[state] = solvability(instance, state) is Solvability.DEAD_END
         return dead[state]
 
-    # the definition, over every policy-reachable state (goals not expanded)
     reached, frontier, edges = {instance.initial_state}, [instance.initial_state], {}
-    while frontier:
+    while frontier:  # goals are not expanded
         state = frontier.pop()
         edges[state] = [] if instance.is_goal(state) else [s.state for s in compatible(state)]
         for target in edges[state]:
@@ -143,10 +177,10 @@ def test_dead_ends_tested_on_the_witness_only_give_the_verdict_of_the_definition
     closed = all(edges[s] or instance.is_goal(s) for s in reached)
     safe = not any(is_dead_end(s) for s in reached)
     acyclic = _acyclic(edges)
-    result = verify(instance, compatible, is_dead_end=is_dead_end)
+    result = verify(instance, compatible, is_dead_end=is_dead_end, canonical=canonical)
     assert result.solved == (closed and safe and acyclic)
     if result.solved:
-        return
+        return result
     witness = result.witness
     assert witness[0] == instance.initial_state
     for before, after in zip(witness, witness[1:]):  # a real policy trajectory
@@ -155,6 +189,11 @@ def test_dead_ends_tested_on_the_witness_only_give_the_verdict_of_the_definition
         assert is_dead_end(witness[-1]) and not any(is_dead_end(s) for s in witness[:-1])
     else:
         assert not any(is_dead_end(s) for s in witness)
+    if result.failure is Failure.NOT_CLOSED:
+        assert not edges[witness[-1]] and not instance.is_goal(witness[-1])
+    if result.failure is Failure.CYCLE:
+        assert not acyclic
+    return result
 
 
 def _acyclic(edges) -> bool:

@@ -155,6 +155,7 @@ def _load_policy(path: str, vocabulary):
 def _verify(args: argparse.Namespace) -> int:
     from stratpol.features import Vocabulary
     from stratpol.features.policy_evaluator import PolicyEvaluator
+    from stratpol.planning.symmetry import canonical_key
     from stratpol.verification import verify
 
     domain = _domain(args.domain)
@@ -167,7 +168,9 @@ def _verify(args: argparse.Namespace) -> int:
     results = []
     for path in args.instances:
         instance = domain.load_instance(path)
-        results.append(verify(instance, evaluator.on(instance).compatible_successors, max_states=args.max_states))
+        canonical = canonical_key(instance) if args.symmetry else None
+        results.append(verify(instance, evaluator.on(instance).compatible_successors, max_states=args.max_states,
+                              canonical=canonical))
         if not args.json:
             print(results[-1].describe())
     solved = sum(result.solved for result in results)
@@ -555,6 +558,9 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("instances", nargs="+", metavar="INSTANCE", help="PDDL problem files")
     verify.add_argument("--max-states", type=_positive, default=1_000_000, metavar="N",
                         help="give up beyond N policy-reachable states (default: 1,000,000)")
+    verify.add_argument("--symmetry", action="store_true",
+                        help="explore one state per renaming of interchangeable objects (objects that swap "
+                             "without changing the static atoms or the goal): same verdicts, fewer states")
     verify.add_argument("--json", action="store_true", help="print the verdicts as JSON")
     verify.set_defaults(run=_verify)
 

@@ -9,7 +9,7 @@ Every compatible successor is explored, not one chosen; a failure comes with a w
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 from stratpol.planning import Instance, State, Successor
@@ -33,24 +33,28 @@ class Verification:
     failure: Failure | None
     witness: tuple[State, ...]
     states: int
+    renamed: bool = False  # states counted up to renamings of interchangeable objects
 
     def to_json(self) -> dict:
         """The verdict as JSON values; the witness as its length in steps."""
         return {"instance": self.instance, "solved": self.solved,
                 "failure": None if self.failure is None else self.failure.value, "states": self.states,
-                "witness_steps": max(len(self.witness) - 1, 0)}
+                "witness_steps": max(len(self.witness) - 1, 0), "up_to_renaming": self.renamed}
 
     def describe(self) -> str:
+        renamed = " up to renaming" if self.renamed else ""
         if self.solved:
-            return f"{self.instance}: solved ({self.states:,} policy-reachable states)"
-        return f"{self.instance}: {self.failure.value} after {len(self.witness) - 1} steps ({self.states:,} states seen)"
+            return f"{self.instance}: solved ({self.states:,} policy-reachable states{renamed})"
+        return (f"{self.instance}: {self.failure.value} after {len(self.witness) - 1} steps ({self.states:,} states "
+                f"seen{renamed})")
 
 
 CompatibleSuccessors = Callable[[State], Sequence[Successor]]
 
 
 def verify(instance: Instance, compatible: CompatibleSuccessors, max_states: int | None = None,
-           dead_end_time_limit: float = 10.0, is_dead_end: Callable[[State], bool] | None = None) -> Verification:
+           dead_end_time_limit: float = 10.0, is_dead_end: Callable[[State], bool] | None = None,
+           canonical: Callable[[State], Hashable] | None = None) -> Verification:
     """Depth-first over every compatible transition; stops at the first witness.
 
     A state with no compatible successor is reported a dead end only if that is proven,
@@ -59,23 +63,29 @@ def verify(instance: Instance, compatible: CompatibleSuccessors, max_states: int
     tested: a state whose compatible successors all lead to goals is no dead end, and dead ends
     are closed under successors, so a witness through one goes on to fail below it (the eager
     test of every reached state, as the published learner does, gives the same verdicts).
-    """
-    start = instance.initial_state
-    on_path: dict[State, int] = {}
-    done: set[State] = set()
-    path: list[State] = [start]
-    stack: list[tuple[State, list[State]]] = []
 
-    def expand(state: State) -> Verification | None:
+    With `canonical` (`stratpol.planning.symmetry.canonical_key`), states of equal key count as
+    one: renamings of a verified state are not explored again, and reaching a renaming of a state
+    on the path is a cycle (repeating the renaming closes one). The witness is a real trajectory;
+    the states counted are keys.
+    """
+    key = canonical if canonical is not None else (lambda state: state)
+    start = instance.initial_state
+    on_path: dict[Hashable, int] = {}
+    done: set[Hashable] = set()
+    path: list[State] = [start]
+    stack: list[tuple[Hashable, list[State]]] = []  # the key of each state on the path, its successors left
+
+    def expand(state: State, known: Hashable) -> Verification | None:
         if instance.is_goal(state):
-            done.add(state)
+            done.add(known)
             return None
         targets = [s.state for s in compatible(state)]
         if not targets:
             dead = solvability(instance, state, time_limit=dead_end_time_limit) is Solvability.DEAD_END
             return _failed(Failure.DEAD_END if dead else Failure.NOT_CLOSED)
-        on_path[state] = len(stack)
-        stack.append((state, targets))
+        on_path[known] = len(stack)
+        stack.append((known, targets))
         return None
 
     def _failed(failure: Failure, extra: tuple[State, ...] = ()) -> Verification:
@@ -84,31 +94,32 @@ def verify(instance: Instance, compatible: CompatibleSuccessors, max_states: int
             first_dead = _first_dead_end(witness, is_dead_end, known_dead=failure is Failure.DEAD_END)
             if first_dead is not None:
                 failure, witness = Failure.DEAD_END, witness[:first_dead + 1]
-        return Verification(instance.name, False, failure, witness, len(done) + len(on_path))
+        return Verification(instance.name, False, failure, witness, len(done) + len(on_path), canonical is not None)
 
-    failure = expand(start)
+    failure = expand(start, key(start))
     while failure is None and stack:
         if max_states is not None and len(done) + len(on_path) > max_states:
             return _failed(Failure.LIMIT)
-        state, targets = stack[-1]
+        known, targets = stack[-1]
         if not targets:
             stack.pop()
-            del on_path[state]
-            done.add(state)
+            del on_path[known]
+            done.add(known)
             path.pop()
             continue
         target = targets.pop()
-        if target in on_path:
+        known = key(target)
+        if known in on_path:
             return _failed(Failure.CYCLE, (target,))
-        if target in done:
+        if known in done:
             continue
         path.append(target)
-        failure = expand(target)
-        if failure is None and target in done:  # a goal state: nothing below it
+        failure = expand(target, known)
+        if failure is None and known in done:  # a goal state: nothing below it
             path.pop()
     if failure is not None:
         return failure
-    return Verification(instance.name, True, None, (), len(done))
+    return Verification(instance.name, True, None, (), len(done), canonical is not None)
 
 
 def _first_dead_end(witness: Sequence[State], is_dead_end: Callable[[State], bool], known_dead: bool) -> int | None:

@@ -93,3 +93,16 @@ def test_verification_past_its_state_limit_stops_learning_with_one_line_naming_t
     with pytest.raises(LearningFailure, match=r"verification passed 5 policy-reachable states \(--verify-states\)"):
         learn_with_settings(instances, Vocabulary(folder.domain), settings, tmp_path)
     assert "verification up to 5 states" in settings.describe()
+
+
+def test_verification_over_renamings_learns_a_policy_verified_on_all_instances_in_fewer_states(learned, tmp_path):
+    folder, vocabulary, whole = learned
+    instances = [folder.domain.instance_from_text(folder.generator(balls=n)) for n in (1, 2, 3, 4)]
+    result = learn_policy(instances, vocabulary, load_grammar("default"), Teacher("siw", cache_dir=tmp_path / "plans"),
+                          cache_dir=tmp_path / "pools", symmetry=True)  # balls and grippers are interchangeable
+    assert all(v.solved for v in result.verifications)
+    assert sum(v.states for v in result.verifications) < sum(v.states for v in whole.verifications)
+    evaluator = PolicyEvaluator(result.policy, vocabulary)
+    for balls in range(2, 7):  # the policy, verified state by state
+        instance = folder.domain.instance_from_text(folder.generator(balls=balls))
+        assert verify(instance, evaluator.on(instance).compatible_successors).solved, balls

@@ -44,6 +44,9 @@ class LearningSettings:
                        "be monotone given two chosen features)", within(1, 2, True, True), "K")
     verify_states: int = parameter(VERIFY_STATES, "the most policy-reachable states verification explores on one "
                                    "training instance; past it learning stops", at_least(1), "N")
+    symmetry: bool = parameter(False, "verify one state per renaming of interchangeable objects (objects that "
+                               "swap without changing the static atoms or the goal): same verdicts, fewer "
+                               "states")
     instance_order: str = parameter("longest", "the order of the training instances for S1, S2 and verification: "
                                     "longest teacher plan first (the paper) or shortest first",
                                     choices=INSTANCE_ORDERS)
@@ -59,6 +62,7 @@ class LearningSettings:
         extras += ", shortest plans first" if self.instance_order == "shortest" else ""
         extras += f", GENEX chains for k = {self.k}" if self.k != 1 else ""
         extras += f", verification up to {self.verify_states:,} states" if self.verify_states != VERIFY_STATES else ""
+        extras += ", verification over renamings" if self.symmetry else ""
         return (f"grammar {self.grammar}, teacher {self.teacher}, strategy {self.strategy}, "
                 f"dead-end tests {'on' if self.dead_ends else 'off'}{extras}")
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,6 +30,7 @@ from stratpol.learning.simplification import simplify_policy
 from stratpol.learning.teacher import Teacher
 from stratpol.planning import Instance, State
 from stratpol.planning.dead_ends import Solvability, is_dead_end
+from stratpol.planning.symmetry import canonical_key
 from stratpol.policy import Policy
 from stratpol.policy.text import format_policy, format_rule
 from stratpol.progress import finish_status, report_status
@@ -192,7 +193,8 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
                  verify_max_states: int = VERIFY_STATES, time_limit: float | None = None, simplify: bool = True,
                  strategy: str = "S1", dead_ends: bool = False, edge_teacher: Teacher | None = None,
                  edge_alternatives: int = 0, pool_states: int | None = None, instance_order: str = "longest",
-                 k: int = 1, progress: Callable[[str], None] = lambda message: None) -> WrapperResult:
+                 k: int = 1, symmetry: bool = False,
+                 progress: Callable[[str], None] = lambda message: None) -> WrapperResult:
     """Algorithm 2 on the training instances `instances`.
 
     `time_limit` bounds the whole run (LearningTimeout past it): the pool gets the grammar's time
@@ -212,7 +214,8 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
     `instance_order` "shortest" orders the instances for S1, S2 and verification by teacher plan
     length, shortest first, instead of longest first (the paper), so that the first subsets Q'
     are the smallest instances. `k` = 2 lets GENEX make a feature monotone given two chosen
-    features, and the policy is certified 2-stratified where it does.
+    features, and the policy is certified 2-stratified where it does. `symmetry` verifies one
+    state per renaming of an instance's interchangeable objects (`stratpol.planning.symmetry`).
     """
     if instance_order not in INSTANCE_ORDERS:
         raise ValueError(f"instance_order must be one of {', '.join(INSTANCE_ORDERS)}, not {instance_order!r}")
@@ -223,7 +226,7 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
     edges = None if edge_teacher is None else EdgeReplanning(edge_teacher, edge_alternatives)
     try:
         run = _Run(vocabulary, teacher, seed, verify_max_states, deadline, simplify,
-                   _DeadEnds() if dead_ends else None, edges, k, statistics, progress)
+                   _DeadEnds() if dead_ends else None, edges, k, statistics, progress, symmetry)
         return _wrapper(instances, grammar, run, cache_dir, max_outer, pool_states, instance_order)
     except LearningFailure as failure:
         statistics.teacher_calls = teacher.calls
@@ -247,13 +250,17 @@ class _Run:
     k: int
     statistics: LearningStatistics
     progress: Callable[[str], None]
+    symmetry: bool = False
+    _keys: dict[Instance, Callable[[State], Hashable] | None] = field(default_factory=dict)
 
     def verify(self, example: _Example, evaluator: PolicyEvaluator) -> Verification:
-        """Verification of the policy on one example, with dead-end tests if asked."""
+        """Verification of the policy on one example, with dead-end tests and over renamings if asked."""
         instance = example.instance
         test = None if self.dead_ends is None else lambda state: self.dead_ends.test(instance, state)
+        if self.symmetry and instance not in self._keys:
+            self._keys[instance] = canonical_key(instance)
         return verify(instance, evaluator.on(instance).compatible_successors, max_states=self.verify_states,
-                      is_dead_end=test)
+                      is_dead_end=test, canonical=self._keys.get(instance))
 
 
 def _wrapper(instances: Sequence[Instance], grammar: Grammar, run: _Run, cache_dir: Path | None,
@@ -366,7 +373,7 @@ def learn_with_settings(instances: Sequence[Instance], vocabulary: Vocabulary, s
                         cache_dir=None if cache is None else cache / "pools", time_limit=time_limit,
                         strategy=settings.strategy, dead_ends=settings.dead_ends, edge_teacher=edge_teacher,
                         edge_alternatives=settings.edge_alternatives, instance_order=settings.instance_order,
-                        k=settings.k, verify_max_states=settings.verify_states,
+                        k=settings.k, verify_max_states=settings.verify_states, symmetry=settings.symmetry,
                         pool_states=settings.pool_states, progress=progress)
 
 
