@@ -556,8 +556,9 @@ def _repair(example: _Example, number: int, check: Verification, rows: _Rows, te
             raise LearningFailure(f"{example.instance.source_name}: a state could be neither solved nor proven "
                                   "a dead end")
     elif check.failure is Failure.LIMIT:
+        renamed = " up to renaming" if check.renamed else ""
         raise LearningFailure(f"{example.instance.source_name}: verification passed {max_states:,} "
-                              "policy-reachable states (--verify-states)")
+                              f"policy-reachable states{renamed} (--verify-states)")
     elif check.failure is not Failure.DEAD_END:
         raise LearningFailure(f"{example.instance.source_name}: verification ended with {check.failure.value}")
     if len(path) < 2:
