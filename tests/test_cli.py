@@ -333,3 +333,14 @@ def test_a_child_killed_for_memory_is_one_line_not_a_traceback(tmp_path, monkeyp
     assert main(["learn", "gripper"]) == 1
     error = capsys.readouterr().err.strip().splitlines()[-1]
     assert error.startswith("stratpol: dlplan's feature generation ended without a result (exit code -9")
+
+
+def test_a_failed_learning_run_shows_its_last_policy_on_stderr_and_writes_nothing(tmp_path):
+    out = tmp_path / "gripper.policy"
+    run = stratpol("learn", "gripper", "--verify-states", "5", "--out", out)
+    assert run.returncode == 1 and run.stdout == "" and not out.exists()
+    lines = run.stderr.splitlines()
+    shown = lines.index("# the last policy GENEX found (certified, not verified on all training instances):")
+    assert lines[shown + 1] == "# stratpol policy" and any(" -> " in line for line in lines[shown:])
+    assert lines[-1] == "stratpol: learning failed: gripper-6: verification passed 5 policy-reachable states " \
+                        "(--verify-states)"

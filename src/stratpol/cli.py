@@ -232,6 +232,10 @@ def _learn(args: argparse.Namespace) -> int:
                                          time_limit=args.time_limit, pool_time_limit=args.pool_time_limit,
                                          progress=progress)
     except LearningFailure as failure:
+        if failure.last_policy is not None:  # for a look at where learning went; it solves no training set
+            print("# the last policy GENEX found (certified, not verified on all training instances):",
+                  file=sys.stderr)
+            print(format_policy(failure.last_policy), end="", file=sys.stderr)
         print(f"stratpol: learning failed: {failure}", file=sys.stderr)
         return 1
     if args.json:

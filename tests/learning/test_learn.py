@@ -90,9 +90,12 @@ def test_verification_past_its_state_limit_stops_learning_with_one_line_naming_t
     folder = domain_folder("gripper")
     instances = [folder.domain.instance_from_text(folder.generator(balls=3))]
     settings = LearningSettings(teacher="siw", verify_states=5)  # gripper-3's policy reaches more states
-    with pytest.raises(LearningFailure, match=r"verification passed 5 policy-reachable states \(--verify-states\)"):
+    with pytest.raises(LearningFailure, match=r"verification passed 5 policy-reachable states \(--verify-states\)") \
+            as failure:
         learn_with_settings(instances, Vocabulary(folder.domain), settings, tmp_path)
     assert "verification up to 5 states" in settings.describe()
+    last = failure.value.last_policy  # the policy whose verification stopped, for a look
+    assert last is not None and last.domain == "gripper" and last.rules
 
 
 def test_verification_over_renamings_learns_a_policy_verified_on_all_instances_in_fewer_states(learned, tmp_path):

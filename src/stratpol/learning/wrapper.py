@@ -40,9 +40,11 @@ from stratpol.verification import Failure, Verification, verify
 
 class LearningFailure(Exception):
     """The learner could not produce a policy; the message says why (as Table 2 of the paper).
-    `statistics` holds what the learner had counted when it stopped."""
+    `statistics` holds what the learner had counted when it stopped, `last_policy` the last policy
+    GENEX found (certified, not verified on all training instances), for a look at where it went."""
 
     statistics: LearningStatistics | None = None
+    last_policy: Policy | None = None
 
 
 class LearningTimeout(LearningFailure):
@@ -224,20 +226,22 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
     statistics = LearningStatistics(strategy=strategy)
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     edges = None if edge_teacher is None else EdgeReplanning(edge_teacher, edge_alternatives)
+    run = _Run(vocabulary, teacher, seed, verify_max_states, deadline, simplify,
+               _DeadEnds() if dead_ends else None, edges, k, statistics, progress, symmetry)
     try:
-        run = _Run(vocabulary, teacher, seed, verify_max_states, deadline, simplify,
-                   _DeadEnds() if dead_ends else None, edges, k, statistics, progress, symmetry)
         return _wrapper(instances, grammar, run, cache_dir, max_outer, pool_states, instance_order)
     except LearningFailure as failure:
         statistics.teacher_calls = teacher.calls
         failure.statistics = statistics
+        if run.last_policy is not None:
+            failure.last_policy = dataclasses.replace(run.last_policy, domain=vocabulary.domain.name)
         raise
 
 
-@dataclass(frozen=True)
+@dataclass
 class _Run:
     """What every step of one WRAPPER run reads: the choices fixed at its start, the statistics it
-    counts into and where it reports progress."""
+    counts into, where it reports progress, and the last policy GENEX found."""
 
     vocabulary: Vocabulary
     teacher: Teacher
@@ -251,6 +255,7 @@ class _Run:
     statistics: LearningStatistics
     progress: Callable[[str], None]
     symmetry: bool = False
+    last_policy: Policy | None = None
     _keys: dict[Instance, Callable[[State], Hashable] | None] = field(default_factory=dict)
 
     def verify(self, example: _Example, evaluator: PolicyEvaluator) -> Verification:
@@ -446,6 +451,7 @@ def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, run: _
             raise RuntimeError(f"GENEX returned a policy that is not stratified: {certified.describe()}")
         if run.simplify:
             policy = simplify_policy(policy, certified.certificate, result.k, transition_values(reduced, policy, bad))
+        run.last_policy = policy
         statistics.add_time("simplification", started)
         progress(f"inner {statistics.inner_iterations}: {len(policy.features)} features, {len(policy.rules)} rules, "
                  f"|Q'| = {len(subset)}, |X+| = {len(good)}, |X-| = {len(bad)}, pruned pool {len(columns):,}")
