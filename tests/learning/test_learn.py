@@ -109,3 +109,15 @@ def test_verification_over_renamings_learns_a_policy_verified_on_all_instances_i
     for balls in range(2, 7):  # the policy, verified state by state
         instance = folder.domain.instance_from_text(folder.generator(balls=balls))
         assert verify(instance, evaluator.on(instance).compatible_successors).solved, balls
+
+
+def test_verifying_two_instances_at_once_learns_what_one_at_a_time_learns(learned, tmp_path):
+    folder, vocabulary, _ = learned
+    instances = [folder.domain.instance_from_text(folder.generator(balls=n)) for n in (1, 2, 3, 4)]
+    teacher = Teacher("siw", cache_dir=tmp_path / "plans")
+    results = [learn_policy(instances, vocabulary, load_grammar("default"), teacher, cache_dir=tmp_path / "pools",
+                            instance_order="shortest", strategy="grow", verify_jobs=jobs) for jobs in (1, 2)]
+    one, two = ([(v.instance, v.solved, v.states) for v in r.verifications] for r in results)
+    assert results[0].policy == results[1].policy and one == two and all(solved for _, solved, _ in two)
+    # the first policies fail on a larger instance: the forked test found the same first failure
+    assert results[0].statistics.outer_iterations == results[1].statistics.outer_iterations > 1

@@ -44,6 +44,9 @@ class LearningSettings:
                        "be monotone given two chosen features)", within(1, 2, True, True), "K")
     verify_states: int = parameter(VERIFY_STATES, "the most policy-reachable states verification explores on one "
                                    "training instance; past it learning stops", at_least(1), "N")
+    verify_jobs: int = parameter(1, "training instances verified at once, in forked processes, when WRAPPER "
+                                 "tests a policy on all of them (the first failure in order decides, as with "
+                                 "one)", at_least(1), "J")
     symmetry: bool = parameter(False, "verify one state per renaming of interchangeable objects (objects that "
                                "swap without changing the static atoms or the goal): same verdicts, fewer "
                                "states")
@@ -63,6 +66,7 @@ class LearningSettings:
         extras += f", GENEX chains for k = {self.k}" if self.k != 1 else ""
         extras += f", verification up to {self.verify_states:,} states" if self.verify_states != VERIFY_STATES else ""
         extras += ", verification over renamings" if self.symmetry else ""
+        extras += f", {self.verify_jobs} verifications at once" if self.verify_jobs > 1 else ""
         return (f"grammar {self.grammar}, teacher {self.teacher}, strategy {self.strategy}, "
                 f"dead-end tests {'on' if self.dead_ends else 'off'}{extras}")
 

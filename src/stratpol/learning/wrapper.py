@@ -11,6 +11,7 @@ the strategy "grow" (not the paper's) adds each failing instance to Q'.
 from __future__ import annotations
 
 import dataclasses
+import multiprocessing
 import time
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ import numpy as np
 from stratpol.features import (FeatureTable, Grammar, PoolGeneration, Vocabulary, generate_pool, load_grammar,
                                prune_equivalent)
 from stratpol.features.policy_evaluator import PolicyEvaluator
+from stratpol.child_process import can_fork_here
 from stratpol.features.vocabulary import InstanceBridge
 from stratpol.learning.genex import GenexFailure, genex
 from stratpol.learning.hitting_set import LearningExamples, Requirement, build_problem
@@ -195,7 +197,7 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
                  verify_max_states: int = VERIFY_STATES, time_limit: float | None = None, simplify: bool = True,
                  strategy: str = "S1", dead_ends: bool = False, edge_teacher: Teacher | None = None,
                  edge_alternatives: int = 0, pool_states: int | None = None, instance_order: str = "longest",
-                 k: int = 1, symmetry: bool = False,
+                 k: int = 1, symmetry: bool = False, verify_jobs: int = 1,
                  progress: Callable[[str], None] = lambda message: None) -> WrapperResult:
     """Algorithm 2 on the training instances `instances`.
 
@@ -218,6 +220,8 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
     are the smallest instances. `k` = 2 lets GENEX make a feature monotone given two chosen
     features, and the policy is certified 2-stratified where it does. `symmetry` verifies one
     state per renaming of an instance's interchangeable objects (`stratpol.planning.symmetry`).
+    `verify_jobs` > 1 verifies that many training instances at once in forked processes when the
+    policy is tested on all of them (the first failure in order decides, as with one).
     """
     if instance_order not in INSTANCE_ORDERS:
         raise ValueError(f"instance_order must be one of {', '.join(INSTANCE_ORDERS)}, not {instance_order!r}")
@@ -227,7 +231,7 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     edges = None if edge_teacher is None else EdgeReplanning(edge_teacher, edge_alternatives)
     run = _Run(vocabulary, teacher, seed, verify_max_states, deadline, simplify,
-               _DeadEnds() if dead_ends else None, edges, k, statistics, progress, symmetry)
+               _DeadEnds() if dead_ends else None, edges, k, statistics, progress, symmetry, verify_jobs)
     try:
         return _wrapper(instances, grammar, run, cache_dir, max_outer, pool_states, instance_order)
     except LearningFailure as failure:
@@ -255,6 +259,7 @@ class _Run:
     statistics: LearningStatistics
     progress: Callable[[str], None]
     symmetry: bool = False
+    jobs: int = 1  # training instances verified at once in WRAPPER's test on Q
     last_policy: Policy | None = None
     _keys: dict[Instance, Callable[[State], Hashable] | None] = field(default_factory=dict)
 
@@ -334,16 +339,7 @@ def _wrapper(instances: Sequence[Instance], grammar: Grammar, run: _Run, cache_d
             statistics.strategy, subset = "S2", [0]
             continue
         started = time.perf_counter()
-        evaluator = PolicyEvaluator(policy, vocabulary)
-        verifications, failing = [], None
-        for number, example in enumerate(examples):
-            report_status(progress, "verification on Q", number, len(examples), example.instance.source_name)
-            result = run.verify(example, evaluator)
-            verifications.append(result)
-            if not result.solved:
-                failing = number
-                break
-        finish_status(progress, "verification on Q")
+        verifications, failing = _verify_in_order(run, examples, PolicyEvaluator(policy, vocabulary))
         statistics.add_time("verification", started)
         if failing is None:
             statistics.states = len(rows.entries)
@@ -360,6 +356,47 @@ def _wrapper(instances: Sequence[Instance], grammar: Grammar, run: _Run, cache_d
             progress("strategy S1 exhausted; switching to S2")
             statistics.strategy, subset = "S2", [0]
     raise LearningFailure("no more training subsets: the policies found do not solve all training instances")
+
+
+def _verify_in_order(run: _Run, examples: list[_Example],
+                     evaluator: PolicyEvaluator) -> tuple[list[Verification], int | None]:
+    """WRAPPER's test on Q: the examples verified in order up to the first that fails (its number,
+    or None). With `run.jobs` > 1, forked processes verify the examples ahead of the first one not
+    yet known; the first failure in order decides as with one, and is verified again here for its
+    witness."""
+    global _FORKED
+    verifications: list[Verification] = []
+    try:
+        if run.jobs > 1 and can_fork_here():
+            _FORKED = (run, examples, evaluator)
+            with multiprocessing.get_context("fork").Pool(run.jobs) as pool:  # ends the workers still busy
+                for number, (solved, states, renamed) in enumerate(pool.imap(_verify_forked, range(len(examples)))):
+                    report_status(run.progress, "verification on Q", number, len(examples),
+                                  examples[number].instance.source_name)
+                    if not solved:
+                        verifications.append(run.verify(examples[number], evaluator))
+                        return verifications, number
+                    verifications.append(Verification(examples[number].instance.name, True, None, (), states,
+                                                      renamed))
+            return verifications, None
+        for number, example in enumerate(examples):
+            report_status(run.progress, "verification on Q", number, len(examples), example.instance.source_name)
+            verifications.append(run.verify(example, evaluator))
+            if not verifications[-1].solved:
+                return verifications, number
+        return verifications, None
+    finally:
+        _FORKED = None
+        finish_status(run.progress, "verification on Q")
+
+
+_FORKED: tuple[_Run, list[_Example], PolicyEvaluator] | None = None  # what forked verifiers read
+
+
+def _verify_forked(number: int) -> tuple[bool, int, bool]:
+    run, examples, evaluator = _FORKED
+    result = run.verify(examples[number], evaluator)
+    return result.solved, result.states, result.renamed
 
 
 def learn_with_settings(instances: Sequence[Instance], vocabulary: Vocabulary, settings: LearningSettings,
@@ -379,6 +416,7 @@ def learn_with_settings(instances: Sequence[Instance], vocabulary: Vocabulary, s
                         strategy=settings.strategy, dead_ends=settings.dead_ends, edge_teacher=edge_teacher,
                         edge_alternatives=settings.edge_alternatives, instance_order=settings.instance_order,
                         k=settings.k, verify_max_states=settings.verify_states, symmetry=settings.symmetry,
+                        verify_jobs=settings.verify_jobs,
                         pool_states=settings.pool_states, progress=progress)
 
 
