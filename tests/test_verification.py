@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import tempfile
 import zlib
 from pathlib import Path
 
@@ -17,7 +16,7 @@ from stratpol.planning import Domain
 from stratpol.planning.dead_ends import Solvability, solvability
 from stratpol.planning.symmetry import canonical_key
 from stratpol.policy import Change, Feature, Kind, Policy, Rule
-from stratpol.policy.text import read_policy
+from stratpol.policy.text import parse_policy, read_policy
 from stratpol.verification import Failure, verify
 
 GOLDEN = Path(__file__).parent / "data" / "golden"
@@ -139,9 +138,7 @@ def _gripper_variant(seed: int) -> Policy:
     for i in rules:
         seed, choice = divmod(seed, 3)
         lines[i] = {0: lines[i], 1: "", 2: lines[i].replace(" down", "?")}[choice]
-    path = Path(tempfile.mkdtemp()) / "variant.policy"
-    path.write_text("\n".join(lines) + "\n")
-    return read_policy(path)
+    return parse_policy("\n".join(lines) + "\n")
 
 
 @settings(max_examples=30, deadline=None)

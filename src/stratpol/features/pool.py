@@ -159,7 +159,11 @@ def generate_pool(vocabulary: Vocabulary, states: Sequence[tuple[InstanceBridge,
     # the published grammars generate from the domain's own predicates; the features are parsed in
     # `vocabulary` again, so its projections do not change the pool
     generating = vocabulary if grammar.projections else vocabulary.without_projections()
-    bridges = {} if generating is vocabulary else {b.index: generating.bridge(b.instance) for b, _ in states}
+    bridges = {}  # instance -> its bridge to `generating`
+    if generating is not vocabulary:
+        for bridge, _ in states:
+            if bridge.index not in bridges:
+                bridges[bridge.index] = generating.bridge(bridge.instance)
     reached, truncated, seconds = grammar.complexity_limit, None, 0.0
     split = _split(len(states), parts)
     for number, part in enumerate(split, start=1):

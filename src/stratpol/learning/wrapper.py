@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import multiprocessing
+import signal
 import time
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -19,10 +20,10 @@ from pathlib import Path
 
 import numpy as np
 
+from stratpol.child_process import can_fork_here
 from stratpol.features import (FeatureTable, Grammar, PoolGeneration, Vocabulary, generate_pool, load_grammar,
                                prune_equivalent)
 from stratpol.features.policy_evaluator import PolicyEvaluator
-from stratpol.child_process import can_fork_here
 from stratpol.features.vocabulary import InstanceBridge
 from stratpol.learning.genex import GenexFailure, genex
 from stratpol.learning.hitting_set import LearningExamples, Requirement, build_problem
@@ -369,7 +370,9 @@ def _verify_in_order(run: _Run, examples: list[_Example],
     try:
         if run.jobs > 1 and can_fork_here():
             _FORKED = (run, examples, evaluator)
-            with multiprocessing.get_context("fork").Pool(run.jobs) as pool:  # ends the workers still busy
+            # an interrupt reaches the workers too: they leave it to this process, whose pool ends them
+            with multiprocessing.get_context("fork").Pool(run.jobs, initializer=signal.signal,
+                                                          initargs=(signal.SIGINT, signal.SIG_IGN)) as pool:
                 for number, (solved, states, renamed) in enumerate(pool.imap(_verify_forked, range(len(examples)))):
                     report_status(run.progress, "verification on Q", number, len(examples),
                                   examples[number].instance.source_name)

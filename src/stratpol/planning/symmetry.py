@@ -31,12 +31,13 @@ def interchangeable_objects(instance: Instance) -> tuple[tuple[str, ...], ...]:
         for name in set(fact[1]):
             if name in mentions:
                 mentions[name].append(fact)
+    # a necessary condition, cheap to compare: the predicates, polarities and multiplicities it occurs with
+    shape = {o: sorted((p, args.count(o), positive) for p, args, positive in found) for o, found in mentions.items()}
     classes: list[list[str]] = []
     for name in instance.objects:
-        shape = sorted((p, args.count(name), positive) for p, args, positive in mentions[name])
         for members in classes:
             other = members[0]
-            if sorted((p, args.count(other), positive) for p, args, positive in mentions[other]) != shape:
+            if shape[other] != shape[name]:
                 continue
             swap = {name: other, other: name}
             if _renamed(mentions[name] + mentions[other], swap) == frozenset(mentions[name] + mentions[other]):
