@@ -212,7 +212,7 @@ def _learn(args: argparse.Namespace) -> int:
     from stratpol.cache import cache_root
     from stratpol.features import Vocabulary, load_grammar
     from stratpol.learning.settings import learning_settings
-    from stratpol.learning.wrapper import LearningFailure, learn_with_settings
+    from stratpol.learning.wrapper import LearningFailure, LearningInterrupted, learn_with_settings
     from stratpol.parameters import from_options
     from stratpol.planning.planners import planner_chain
     from stratpol.policy.dlplan_format import write_policy_files
@@ -231,12 +231,14 @@ def _learn(args: argparse.Namespace) -> int:
             result = learn_with_settings(instances, vocabulary, settings, cache_root(), seed=args.seed,
                                          time_limit=args.time_limit, pool_time_limit=args.pool_time_limit,
                                          progress=progress)
-    except LearningFailure as failure:
-        if failure.last_policy is not None:  # for a look at where learning went; it solves no training set
+    except (LearningFailure, LearningInterrupted) as stopped:
+        if stopped.last_policy is not None:  # for a look at where learning went; it solves no training set
             print("# the last policy GENEX found (certified, not verified on all training instances):",
                   file=sys.stderr)
-            print(format_policy(failure.last_policy), end="", file=sys.stderr)
-        print(f"stratpol: learning failed: {failure}", file=sys.stderr)
+            print(format_policy(stopped.last_policy), end="", file=sys.stderr)
+        if isinstance(stopped, LearningInterrupted):
+            raise
+        print(f"stratpol: learning failed: {stopped}", file=sys.stderr)
         return 1
     if args.json:
         _print_json({"settings": settings.describe(), **result.to_json()})

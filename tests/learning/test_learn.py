@@ -121,3 +121,35 @@ def test_verifying_two_instances_at_once_learns_what_one_at_a_time_learns(learne
     assert results[0].policy == results[1].policy and one == two and all(solved for _, solved, _ in two)
     # the first policies fail on a larger instance: the forked test found the same first failure
     assert results[0].statistics.outer_iterations == results[1].statistics.outer_iterations > 1
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_probing_every_instance_first_still_verifies_the_learned_policy_in_full(learned, tmp_path, jobs):
+    folder, vocabulary, _ = learned
+    instances = [folder.domain.instance_from_text(folder.generator(balls=n)) for n in (1, 2, 3, 4)]
+    result = learn_policy(instances, vocabulary, load_grammar("default"), Teacher("siw", cache_dir=tmp_path / "plans"),
+                          cache_dir=tmp_path / "pools", instance_order="shortest", strategy="grow",
+                          probe_states=3, verify_jobs=jobs)  # 3 states: the larger instances are left to the full test
+    evaluator = PolicyEvaluator(result.policy, vocabulary)
+    full = [verify(i, evaluator.on(i).compatible_successors) for i in instances]
+    # shortest first: the verdicts come in the examples' order, gripper-1 ... gripper-4
+    assert [(v.solved, v.states) for v in result.verifications] == [(True, v.states) for v in full]
+    assert max(v.states for v in full) > 3
+
+
+def test_an_interrupted_learner_hands_over_the_last_policy_genex_found(tmp_path):
+    from stratpol.learning.wrapper import LearningInterrupted
+
+    folder = domain_folder("gripper")
+    instances = [folder.domain.instance_from_text(folder.generator(balls=n)) for n in (1, 2, 3, 4)]
+
+    def interrupt_at_the_first_failure(message: str) -> None:
+        if message.startswith("outer 1:"):
+            raise KeyboardInterrupt
+
+    with pytest.raises(LearningInterrupted) as interrupted:
+        learn_policy(instances, Vocabulary(folder.domain), load_grammar("default"),
+                     Teacher("siw", cache_dir=tmp_path / "plans"), cache_dir=tmp_path / "pools",
+                     instance_order="shortest", progress=interrupt_at_the_first_failure)
+    last = interrupted.value.last_policy
+    assert isinstance(interrupted.value, KeyboardInterrupt) and last is not None and last.domain == "gripper"

@@ -185,17 +185,20 @@ class InstancePolicy:
             return
         checked = {i for r in rules for i in r.checks}
         order = sorted(checked, key=lambda i: self._cost[i] / max(1, self._evaluations[i]))
-        splits: dict[frozenset[str] | None, tuple[list[int], list[int]]] = {}
+        # per set of changed predicates: the features it leaves alone, the rules that accept
+        # their unchanged values, and the features left to evaluate
+        splits: dict[frozenset[str] | None, tuple[list[int], list[_CompiledRule], list[int]]] = {}
         for changed, make in candidates:
             split = splits.get(changed)
             if split is None:
-                split = splits[changed] = self._split(order, changed)
-            unchanged, evaluated = split
-            alive = rules
-            for i in unchanged:
-                alive = [r for r in alive if i not in r.checks or _allows(r.checks[i], source[i], source[i])]
-                if not alive:
-                    break
+                unchanged, evaluated = self._split(order, changed)
+                alive = rules
+                for i in unchanged:
+                    alive = [r for r in alive if i not in r.checks or _allows(r.checks[i], source[i], source[i])]
+                    if not alive:
+                        break
+                split = splits[changed] = (unchanged, alive, evaluated)
+            unchanged, alive, evaluated = split
             if not alive:
                 continue
             made = make()

@@ -47,6 +47,10 @@ class LearningSettings:
     verify_jobs: int = parameter(1, "training instances verified at once, in forked processes, when WRAPPER "
                                  "tests a policy on all of them (the first failure in order decides, as with "
                                  "one)", at_least(1), "J")
+    probe_states: int | None = parameter(None, "when WRAPPER tests a policy on all training instances, first "
+                                         "verify each up to this many states; a failure found so decides, so "
+                                         "that no instance is verified in full before a later one fails within a "
+                                         "few steps; none: in order only, as in the paper", at_least(1), "N")
     symmetry: bool = parameter(False, "verify one state per renaming of interchangeable objects (objects that "
                                "swap without changing the static atoms or the goal): same verdicts, fewer "
                                "states")
@@ -65,6 +69,7 @@ class LearningSettings:
         extras += ", shortest plans first" if self.instance_order == "shortest" else ""
         extras += f", GENEX chains for k = {self.k}" if self.k != 1 else ""
         extras += f", verification up to {self.verify_states:,} states" if self.verify_states != VERIFY_STATES else ""
+        extras += f", probes of {self.probe_states:,} states on Q" if self.probe_states else ""
         extras += ", verification over renamings" if self.symmetry else ""
         extras += f", {self.verify_jobs} verifications at once" if self.verify_jobs > 1 else ""
         return (f"grammar {self.grammar}, teacher {self.teacher}, strategy {self.strategy}, "

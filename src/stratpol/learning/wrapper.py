@@ -54,6 +54,13 @@ class LearningTimeout(LearningFailure):
     """The time limit ran out (switching strategies does not help then)."""
 
 
+class LearningInterrupted(KeyboardInterrupt):
+    """Ctrl-C (or SIGTERM) stopped the learner; `last_policy` is the last policy GENEX found, as
+    in LearningFailure, so that hours of WRAPPER are not lost with the interrupt."""
+
+    last_policy: Policy | None = None
+
+
 @dataclass
 class LearningStatistics:
     """The columns of the GENEX paper's Table 1; |X+|, |X-|, |H|, |Q'| and Inner* are those of the
@@ -198,7 +205,7 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
                  verify_max_states: int = VERIFY_STATES, time_limit: float | None = None, simplify: bool = True,
                  strategy: str = "S1", dead_ends: bool = False, edge_teacher: Teacher | None = None,
                  edge_alternatives: int = 0, pool_states: int | None = None, instance_order: str = "longest",
-                 k: int = 1, symmetry: bool = False, verify_jobs: int = 1,
+                 k: int = 1, symmetry: bool = False, verify_jobs: int = 1, probe_states: int | None = None,
                  progress: Callable[[str], None] = lambda message: None) -> WrapperResult:
     """Algorithm 2 on the training instances `instances`.
 
@@ -223,6 +230,8 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
     state per renaming of an instance's interchangeable objects (`stratpol.planning.symmetry`).
     `verify_jobs` > 1 verifies that many training instances at once in forked processes when the
     policy is tested on all of them (the first failure in order decides, as with one).
+    `probe_states` first verifies every instance up to that many states, and a failure found so
+    decides: the failing instance may then be a later one than without it.
     """
     if instance_order not in INSTANCE_ORDERS:
         raise ValueError(f"instance_order must be one of {', '.join(INSTANCE_ORDERS)}, not {instance_order!r}")
@@ -232,7 +241,8 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     edges = None if edge_teacher is None else EdgeReplanning(edge_teacher, edge_alternatives)
     run = _Run(vocabulary, teacher, seed, verify_max_states, deadline, simplify,
-               _DeadEnds() if dead_ends else None, edges, k, statistics, progress, symmetry, verify_jobs)
+               _DeadEnds() if dead_ends else None, edges, k, statistics, progress, symmetry, verify_jobs,
+               probe_states)
     try:
         return _wrapper(instances, grammar, run, cache_dir, max_outer, pool_states, instance_order)
     except LearningFailure as failure:
@@ -241,6 +251,11 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
         if run.last_policy is not None:
             failure.last_policy = dataclasses.replace(run.last_policy, domain=vocabulary.domain.name)
         raise
+    except KeyboardInterrupt:
+        interrupted = LearningInterrupted()
+        if run.last_policy is not None:
+            interrupted.last_policy = dataclasses.replace(run.last_policy, domain=vocabulary.domain.name)
+        raise interrupted from None
 
 
 @dataclass
@@ -261,16 +276,19 @@ class _Run:
     progress: Callable[[str], None]
     symmetry: bool = False
     jobs: int = 1  # training instances verified at once in WRAPPER's test on Q
+    probe_states: int | None = None  # the test on Q verifies every instance up to this many states first
     last_policy: Policy | None = None
     _keys: dict[Instance, Callable[[State], Hashable] | None] = field(default_factory=dict)
 
-    def verify(self, example: _Example, evaluator: PolicyEvaluator) -> Verification:
-        """Verification of the policy on one example, with dead-end tests and over renamings if asked."""
+    def verify(self, example: _Example, evaluator: PolicyEvaluator, max_states: int | None = None) -> Verification:
+        """Verification of the policy on one example, with dead-end tests and over renamings if asked,
+        up to `max_states` states (default: the run's limit)."""
         instance = example.instance
         test = None if self.dead_ends is None else lambda state: self.dead_ends.test(instance, state)
         if self.symmetry and instance not in self._keys:
             self._keys[instance] = canonical_key(instance)
-        return verify(instance, evaluator.on(instance).compatible_successors, max_states=self.verify_states,
+        return verify(instance, evaluator.on(instance).compatible_successors,
+                      max_states=self.verify_states if max_states is None else max_states,
                       is_dead_end=test, canonical=self._keys.get(instance))
 
 
@@ -340,7 +358,7 @@ def _wrapper(instances: Sequence[Instance], grammar: Grammar, run: _Run, cache_d
             statistics.strategy, subset = "S2", [0]
             continue
         started = time.perf_counter()
-        verifications, failing = _verify_in_order(run, examples, PolicyEvaluator(policy, vocabulary))
+        verifications, failing = _test_on_q(run, examples, PolicyEvaluator(policy, vocabulary))
         statistics.add_time("verification", started)
         if failing is None:
             statistics.states = len(rows.entries)
@@ -359,47 +377,82 @@ def _wrapper(instances: Sequence[Instance], grammar: Grammar, run: _Run, cache_d
     raise LearningFailure("no more training subsets: the policies found do not solve all training instances")
 
 
-def _verify_in_order(run: _Run, examples: list[_Example],
-                     evaluator: PolicyEvaluator) -> tuple[list[Verification], int | None]:
-    """WRAPPER's test on Q: the examples verified in order up to the first that fails (its number,
-    or None). With `run.jobs` > 1, forked processes verify the examples ahead of the first one not
-    yet known; the first failure in order decides as with one, and is verified again here for its
-    witness."""
+def _test_on_q(run: _Run, examples: list[_Example],
+               evaluator: PolicyEvaluator) -> tuple[list[Verification], int | None]:
+    """WRAPPER's test on Q: the verifications up to the first failing example and its number
+    (None if all pass). With `run.probe_states`, every example is first verified up to that many
+    states, and a failure found so decides (the first in order): a policy that fails on a large
+    instance within a few steps is not first verified in full on every smaller one. The examples
+    the probe leaves undecided are then verified in full, in order."""
+    if run.probe_states is None or run.probe_states >= run.verify_states:
+        return _verify_in_order(run, examples, evaluator, run.verify_states, "verification on Q")
+    probes, failing = _verify_in_order(run, examples, evaluator, run.probe_states, "probe on Q", limit_decides=False)
+    if failing is not None:
+        return probes, failing
+    undecided = [number for number, probe in enumerate(probes) if not probe.solved]
+    full, failing = _verify_in_order(run, [examples[n] for n in undecided], evaluator, run.verify_states,
+                                     "verification on Q")
+    verifications = list(probes)
+    for number, verification in zip(undecided, full):
+        verifications[number] = verification
+    if failing is None:
+        return verifications, None
+    number = undecided[failing]
+    return verifications[:number] + [full[failing]], number
+
+
+def _verify_in_order(run: _Run, examples: list[_Example], evaluator: PolicyEvaluator, max_states: int,
+                     label: str, limit_decides: bool = True) -> tuple[list[Verification], int | None]:
+    """The examples verified in order, each up to `max_states` states, up to the first that fails
+    (its number, or None); a state-limit verdict is a failure only if `limit_decides`. With
+    `run.jobs` > 1, forked processes verify the examples ahead of the first one not yet known;
+    the first failure in order decides as with one, and is verified again here for its witness."""
     global _FORKED
+
+    def decides(solved: bool, failure: Failure | None) -> bool:
+        return not solved and (limit_decides or failure is not Failure.LIMIT)
+
     verifications: list[Verification] = []
     try:
         if run.jobs > 1 and can_fork_here():
-            _FORKED = (run, examples, evaluator)
-            # an interrupt reaches the workers too: they leave it to this process, whose pool ends them
-            with multiprocessing.get_context("fork").Pool(run.jobs, initializer=signal.signal,
-                                                          initargs=(signal.SIGINT, signal.SIG_IGN)) as pool:
-                for number, (solved, states, renamed) in enumerate(pool.imap(_verify_forked, range(len(examples)))):
-                    report_status(run.progress, "verification on Q", number, len(examples),
-                                  examples[number].instance.source_name)
-                    if not solved:
-                        verifications.append(run.verify(examples[number], evaluator))
+            _FORKED = (run, examples, evaluator, max_states)
+            with multiprocessing.get_context("fork").Pool(run.jobs, initializer=_quiet_worker) as pool:
+                for number, (solved, failure, states, renamed) in enumerate(
+                        pool.imap(_verify_forked, range(len(examples)))):
+                    report_status(run.progress, label, number, len(examples), examples[number].instance.source_name)
+                    if decides(solved, failure):
+                        verifications.append(run.verify(examples[number], evaluator, max_states))
                         return verifications, number
-                    verifications.append(Verification(examples[number].instance.name, True, None, (), states,
-                                                      renamed))
+                    witness = () if solved else (examples[number].instance.initial_state,)
+                    verifications.append(Verification(examples[number].instance.name, solved, failure, witness,
+                                                      states, renamed))
             return verifications, None
         for number, example in enumerate(examples):
-            report_status(run.progress, "verification on Q", number, len(examples), example.instance.source_name)
-            verifications.append(run.verify(example, evaluator))
-            if not verifications[-1].solved:
+            report_status(run.progress, label, number, len(examples), example.instance.source_name)
+            verifications.append(run.verify(example, evaluator, max_states))
+            if decides(verifications[-1].solved, verifications[-1].failure):
                 return verifications, number
         return verifications, None
     finally:
         _FORKED = None
-        finish_status(run.progress, "verification on Q")
+        finish_status(run.progress, label)
 
 
-_FORKED: tuple[_Run, list[_Example], PolicyEvaluator] | None = None  # what forked verifiers read
+# what forked verifiers read: the run, its examples, the policy and the state limit
+_FORKED: tuple[_Run, list[_Example], PolicyEvaluator, int] | None = None
 
 
-def _verify_forked(number: int) -> tuple[bool, int, bool]:
-    run, examples, evaluator = _FORKED
-    result = run.verify(examples[number], evaluator)
-    return result.solved, result.states, result.renamed
+def _quiet_worker() -> None:
+    """A forked verifier leaves an interrupt to the learner, whose pool ends it with SIGTERM:
+    that ends it at once, without the learner's handler and its traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _verify_forked(number: int) -> tuple[bool, Failure | None, int, bool]:
+    run, examples, evaluator, max_states = _FORKED
+    result = run.verify(examples[number], evaluator, max_states)
+    return result.solved, result.failure, result.states, result.renamed
 
 
 def learn_with_settings(instances: Sequence[Instance], vocabulary: Vocabulary, settings: LearningSettings,
@@ -419,7 +472,7 @@ def learn_with_settings(instances: Sequence[Instance], vocabulary: Vocabulary, s
                         strategy=settings.strategy, dead_ends=settings.dead_ends, edge_teacher=edge_teacher,
                         edge_alternatives=settings.edge_alternatives, instance_order=settings.instance_order,
                         k=settings.k, verify_max_states=settings.verify_states, symmetry=settings.symmetry,
-                        verify_jobs=settings.verify_jobs,
+                        verify_jobs=settings.verify_jobs, probe_states=settings.probe_states,
                         pool_states=settings.pool_states, progress=progress)
 
 

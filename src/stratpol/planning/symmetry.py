@@ -57,8 +57,19 @@ def canonical_key(instance: Instance) -> Callable[[State], Hashable] | None:
     if not classes:
         return None
     member_class = {o: i for i, members in enumerate(classes) for o in members}
+    # verification meets a state from many parents (hiking: 9 times on average): each state's key
+    # is made once, and states of one class share one key object
+    known: dict[int, Hashable] = {}
+    keys: dict[Hashable, Hashable] = {}
 
     def key(state: State) -> Hashable:
+        found = known.get(state.index)
+        if found is None:
+            made = renamed(state)
+            found = known[state.index] = keys.setdefault(made, made)
+        return found
+
+    def renamed(state: State) -> Hashable:
         atoms = state.atoms
         signature: dict[str, list] = {o: [] for o in member_class}
         for predicate, args in atoms:
