@@ -565,8 +565,9 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("--max-states", type=_positive, default=1_000_000, metavar="N",
                         help="give up beyond N policy-reachable states (default: 1,000,000)")
     verify.add_argument("--symmetry", action="store_true",
-                        help="explore one state per renaming of interchangeable objects (objects that swap "
-                             "without changing the static atoms or the goal): same verdicts, fewer states")
+                        help="explore one state per renaming of interchangeable objects (objects, or blocks of "
+                             "them such as hiking's couples with their persons, that swap without changing "
+                             "the static atoms or the goal): same verdicts, fewer states")
     verify.add_argument("--json", action="store_true", help="print the verdicts as JSON")
     verify.set_defaults(run=_verify)
 

@@ -1,9 +1,11 @@
-"""Interchangeable objects: swapping two of them keeps the static atoms and the goal."""
+"""Interchangeable objects and blocks: swapping two of them keeps the static atoms and the goal."""
 
 from __future__ import annotations
 
+import itertools
+
 from stratpol.generation import domain_folder
-from stratpol.planning.symmetry import canonical_key, interchangeable_objects
+from stratpol.planning.symmetry import canonical_key, interchangeable_blocks, interchangeable_objects
 
 
 def _instance(domain: str, **arguments):
@@ -11,10 +13,41 @@ def _instance(domain: str, **arguments):
     return folder.domain.instance_from_text(folder.generator(**arguments))
 
 
-def test_cars_and_tents_of_hiking_are_interchangeable_couples_are_not():
+def test_cars_and_tents_of_hiking_are_interchangeable_couples_swap_with_their_persons():
     # a couple swaps only together with its two persons (partners couple guy girl): no transposition
-    assert set(interchangeable_objects(_instance("hiking", couples=2, cars=3, places=3))) == {
-        ("car0", "car1", "car2"), ("tent0", "tent1")}
+    instance = _instance("hiking", couples=2, cars=3, places=3)
+    assert set(interchangeable_objects(instance)) == {("car0", "car1", "car2"), ("tent0", "tent1")}
+    assert set(interchangeable_blocks(instance)) == {
+        (("car0",), ("car1",), ("car2",)), (("tent0",), ("tent1",)),
+        (("couple0", "guy0", "girl0"), ("couple1", "guy1", "girl1"))}
+
+
+def test_the_keys_of_all_hiking_states_are_their_classes_under_the_permutations_of_blocks():
+    """Every reachable state of hiking with 2 couples, cars and places; its orbits under the 8
+    permutations of the blocks (by brute force) are what the keys tell apart, no more, no less."""
+    instance = _instance("hiking", couples=2, cars=2, places=2)
+    reached, frontier = {instance.initial_state}, [instance.initial_state]
+    while frontier:
+        for successor in instance.successors(frontier.pop()):
+            if successor.state not in reached:
+                reached.add(successor.state)
+                frontier.append(successor.state)
+    classes = interchangeable_blocks(instance)
+    renamings = []
+    for order in itertools.product(*(itertools.permutations(members) for members in classes)):
+        renamings.append({o: p for members, images in zip(classes, order)
+                          for block, image in zip(members, images) for o, p in zip(block, image)})
+
+    def orbit(state):
+        return min(sorted((p, tuple(r.get(a, a) for a in args)) for p, args in state.atoms) for r in renamings)
+
+    key = canonical_key(instance)
+    orbits = {}
+    for state in reached:
+        orbits.setdefault(key(state), set()).add(tuple(orbit(state)))
+    assert len(reached) == 4004 and len(renamings) == 8
+    assert all(len(found) == 1 for found in orbits.values())  # one key, one orbit: sound
+    assert len({o for found in orbits.values() for o in found}) == len(orbits) == 1034  # and complete here
 
 
 def test_balls_with_the_same_goal_and_the_grippers_of_gripper():

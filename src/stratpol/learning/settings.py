@@ -51,9 +51,9 @@ class LearningSettings:
                                          "verify each up to this many states; a failure found so decides, so "
                                          "that no instance is verified in full before a later one fails within a "
                                          "few steps; none: in order only, as in the paper", at_least(1), "N")
-    symmetry: bool = parameter(False, "verify one state per renaming of interchangeable objects (objects that "
-                               "swap without changing the static atoms or the goal): same verdicts, fewer "
-                               "states")
+    symmetry: bool = parameter(False, "verify one state per renaming of interchangeable objects (objects, or "
+                               "blocks of them, that swap without changing the static atoms or the goal): "
+                               "same verdicts, fewer states")
     instance_order: str = parameter("longest", "the order of the training instances for S1, S2 and verification: "
                                     "longest teacher plan first (the paper) or shortest first",
                                     choices=INSTANCE_ORDERS)
