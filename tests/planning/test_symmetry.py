@@ -22,6 +22,21 @@ def test_cars_and_tents_of_hiking_are_interchangeable_couples_swap_with_their_pe
         (("couple0", "guy0", "girl0"), ("couple1", "guy1", "girl1"))}
 
 
+def test_the_blocks_do_not_depend_on_the_order_of_the_objects():
+    text = domain_folder("hiking").generator(couples=3, cars=1, places=2)
+    persons = " guy0 girl0 guy1 girl1 guy2 girl2 - person\n"
+    assert persons in text  # persons declared first: guy0 leads a class before couple0 takes it along
+    reordered = text.replace(persons, "").replace("(:objects\n", "(:objects\n" + persons)
+    instance = domain_folder("hiking").domain.instance_from_text(reordered)
+    assert instance.objects[0] == "guy0"
+    assert set(interchangeable_blocks(instance)) == {
+        (("tent0",), ("tent1",), ("tent2",)),
+        (("guy0", "couple0", "girl0"), ("guy1", "couple1", "girl1"), ("guy2", "couple2", "girl2"))}
+    assert set(interchangeable_blocks(domain_folder("hiking").domain.instance_from_text(text))) == {
+        (("tent0",), ("tent1",), ("tent2",)),
+        (("couple0", "guy0", "girl0"), ("couple1", "guy1", "girl1"), ("couple2", "guy2", "girl2"))}
+
+
 def test_the_keys_of_all_hiking_states_are_their_classes_under_the_permutations_of_blocks():
     """Every reachable state of hiking with 2 couples, cars and places; its orbits under the 8
     permutations of the blocks (by brute force) are what the keys tell apart, no more, no less."""

@@ -81,7 +81,7 @@ def interchangeable_blocks(instance: Instance) -> tuple[tuple[Block, ...], ...]:
     found so far: its swaps with two blocks give the swap of those two."""
     facts = _Facts(instance)
     classes: list[list[Block]] = []
-    placed: set[str] = set()  # the objects of the blocks found
+    placed: set[str] = set()  # the objects of the classes' blocks
     for name in instance.objects:
         if name in placed:
             continue
@@ -93,18 +93,22 @@ def interchangeable_blocks(instance: Instance) -> tuple[tuple[Block, ...], ...]:
             if pairs is None:
                 continue
             image = dict(pairs)
-            if len(members) == 1:  # the swap decides the first block
-                if any(o in placed for o in image if o != first[0]):
-                    continue
-                members[0] = first = tuple(image)
-                placed.update(first)
-            elif set(image) != set(first):
+            if len(members) > 1 and set(image) != set(first):
                 continue  # not the members the class swaps
-            block = tuple(image[o] for o in first)
-            if placed.isdisjoint(block):
-                members.append(block)
-                placed.update(block)
-                break
+            growing = len(members) == 1  # the first swap decides the first block
+            lead = tuple(image) if growing else first
+            block = tuple(image[o] for o in lead)
+            taken = (set(lead[1:] if growing else ()) | set(block)) & placed
+            # an object a block takes along may lead a class of its own still alone: it is dropped
+            alone = [c for c in classes if c is not members and len(c) == 1 and c[0][0] in taken]
+            if taken != {c[0][0] for c in alone}:
+                continue
+            for dropped in alone:
+                classes.remove(dropped)
+            members[0] = lead
+            members.append(block)
+            placed.update(lead, block)
+            break
         else:
             classes.append([(name,)])
             placed.add(name)
