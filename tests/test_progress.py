@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -10,9 +11,11 @@ from pathlib import Path
 from stratpol.evaluation import RulePolicy
 from stratpol.evaluation.scaling import ScalingSettings, scaling_evaluation
 from stratpol.features import Vocabulary
+from stratpol.features.policy_evaluator import PolicyEvaluator
 from stratpol.generation import domain_folder
 from stratpol.policy.text import read_policy
 from stratpol.progress import Progress, report_status
+from stratpol.verification import verify
 
 GOLDEN_GRIPPER = Path(__file__).resolve().parent / "data" / "golden" / "gripper.policy"
 
@@ -33,6 +36,16 @@ def test_a_log_gets_lines_and_a_status_line_at_most_every_interval():
     with Progress(stream=log, interval=0) as progress:
         progress.status("sizes", 4, 12, "Scale 4")
     assert log.getvalue().endswith("  sizes: 4/12, Scale 4\n")
+
+
+def test_verification_reports_the_states_it_has_explored_in_numbers_people_read():
+    log = io.StringIO()
+    folder = domain_folder("gripper")
+    instance = folder.domain.instance_from_text(folder.generator(balls=8))
+    compatible = PolicyEvaluator(read_policy(GOLDEN_GRIPPER), Vocabulary(folder.domain)).on(instance).compatible_successors
+    with Progress(stream=log, interval=0) as progress:  # a status line every 4,096 steps
+        assert verify(instance, compatible, max_states=1_000_000, progress=progress).solved
+    assert re.search(r"^  verifying gripper-8, states: \d{1,3},\d{3}/1,000,000$", log.getvalue(), re.MULTILINE)
 
 
 def test_a_terminal_gets_a_live_display_that_ends_with_the_work():

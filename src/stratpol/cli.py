@@ -166,13 +166,14 @@ def _verify(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise InputError(str(error), args.policy) from None
     results = []
-    for path in args.instances:
-        instance = domain.load_instance(path)
-        canonical = canonical_key(instance) if args.symmetry else None
-        results.append(verify(instance, evaluator.on(instance).compatible_successors, max_states=args.max_states,
-                              canonical=canonical))
-        if not args.json:
-            print(results[-1].describe())
+    with Progress() as progress:
+        for path in args.instances:
+            instance = domain.load_instance(path)
+            canonical = canonical_key(instance) if args.symmetry else None
+            results.append(verify(instance, evaluator.on(instance).compatible_successors,
+                                  max_states=args.max_states, canonical=canonical, progress=progress))
+            if not args.json:
+                print(results[-1].describe())
     solved = sum(result.solved for result in results)
     if args.json:
         _print_json({"policy": args.policy, "domain": domain.name, "solved": solved, "instances": len(results),
@@ -231,14 +232,12 @@ def _learn(args: argparse.Namespace) -> int:
             result = learn_with_settings(instances, vocabulary, settings, cache_root(), seed=args.seed,
                                          time_limit=args.time_limit, pool_time_limit=args.pool_time_limit,
                                          progress=progress)
-    except (LearningFailure, LearningInterrupted) as stopped:
-        if stopped.last_policy is not None:  # for a look at where learning went; it solves no training set
-            print("# the last policy GENEX found (certified, not verified on all training instances):",
-                  file=sys.stderr)
-            print(format_policy(stopped.last_policy), end="", file=sys.stderr)
-        if isinstance(stopped, LearningInterrupted):
-            raise
-        print(f"stratpol: learning failed: {stopped}", file=sys.stderr)
+    except LearningInterrupted as interrupted:
+        _print_last_policy(interrupted.last_policy)
+        raise  # main() says "interrupted"
+    except LearningFailure as failure:
+        _print_last_policy(failure.last_policy)
+        print(f"stratpol: learning failed: {failure}", file=sys.stderr)
         return 1
     if args.json:
         _print_json({"settings": settings.describe(), **result.to_json()})
@@ -251,6 +250,15 @@ def _learn(args: argparse.Namespace) -> int:
     if args.out:
         write_policy_files(args.out, result.policy, vocabulary.factory)
     return 0
+
+
+def _print_last_policy(policy) -> None:
+    """The last policy GENEX found, on stderr, for a look at where a stopped learner went."""
+    if policy is not None:
+        from stratpol.policy.text import format_policy
+
+        print("# the last policy GENEX found (certified, not verified on all training instances):", file=sys.stderr)
+        print(format_policy(policy), end="", file=sys.stderr)
 
 
 def _print_certificate(policy) -> None:

@@ -62,7 +62,7 @@ class Progress:
 
     def status(self, stage: str, completed: float, total: float | None = None, detail: str = "") -> None:
         """Where `stage` stands: `completed` of `total` (None: no known end) and a short detail."""
-        counts = f"{completed:g}" if total is None else f"{completed:g}/{total:g}"
+        counts = _count(completed) if total is None else f"{_count(completed)}/{_count(total)}"
         if self._display is None:
             now = time.monotonic()
             if now - self._last_line.setdefault(stage, now) >= self.interval:
@@ -79,6 +79,11 @@ class Progress:
         task = self._tasks.pop(stage, None)
         if task is not None and self._display is not None:
             self._display.remove_task(task)
+
+
+def _count(value: float) -> str:
+    """A count as people read it: 85,042 rather than 85042, 1,000,000 rather than 1e+06."""
+    return f"{int(value):,}" if float(value).is_integer() else f"{value:g}"
 
 
 def report_status(progress: Callable[[str], None], stage: str, completed: float, total: float | None = None,

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from stratpol.planning import Instance, State, Successor
 from stratpol.planning.dead_ends import Solvability, solvability
+from stratpol.progress import finish_status, report_status
 
 
 class Failure(enum.Enum):
@@ -54,7 +55,8 @@ CompatibleSuccessors = Callable[[State], Sequence[Successor]]
 
 def verify(instance: Instance, compatible: CompatibleSuccessors, max_states: int | None = None,
            dead_end_time_limit: float = 10.0, is_dead_end: Callable[[State], bool] | None = None,
-           canonical: Callable[[State], Hashable] | None = None) -> Verification:
+           canonical: Callable[[State], Hashable] | None = None,
+           progress: Callable[[str], None] = lambda message: None) -> Verification:
     """Depth-first over every compatible transition; stops at the first witness.
 
     A state with no compatible successor is reported a dead end only if that is proven,
@@ -67,7 +69,7 @@ def verify(instance: Instance, compatible: CompatibleSuccessors, max_states: int
     With `canonical` (`stratpol.planning.symmetry.canonical_key`), states of equal key count as
     one: renamings of a verified state are not explored again, and reaching a renaming of a state
     on the path is a cycle (repeating the renaming closes one). The witness is a real trajectory;
-    the states counted are keys.
+    the states counted are keys. `progress` hears how many states are explored as it goes.
     """
     key = canonical if canonical is not None else (lambda state: state)
     start = instance.initial_state
@@ -96,30 +98,38 @@ def verify(instance: Instance, compatible: CompatibleSuccessors, max_states: int
                 failure, witness = Failure.DEAD_END, witness[:first_dead + 1]
         return Verification(instance.name, False, failure, witness, len(done) + len(on_path), canonical is not None)
 
-    failure = expand(start, key(start))
-    while failure is None and stack:
-        if max_states is not None and len(done) + len(on_path) > max_states:
-            return _failed(Failure.LIMIT)
-        known, targets = stack[-1]
-        if not targets:
-            stack.pop()
-            del on_path[known]
-            done.add(known)
-            path.pop()
-            continue
-        target = targets.pop()
-        known = key(target)
-        if known in on_path:
-            return _failed(Failure.CYCLE, (target,))
-        if known in done:
-            continue
-        path.append(target)
-        failure = expand(target, known)
-        if failure is None and known in done:  # a goal state: nothing below it
-            path.pop()
-    if failure is not None:
-        return failure
-    return Verification(instance.name, True, None, (), len(done), canonical is not None)
+    stage, steps = f"verifying {instance.name}, states", 0
+    try:
+        failure = expand(start, key(start))
+        while failure is None and stack:
+            seen = len(done) + len(on_path)
+            if max_states is not None and seen > max_states:
+                return _failed(Failure.LIMIT)
+            steps += 1
+            if steps % 4096 == 0:
+                report_status(progress, stage, seen, max_states)
+            known, targets = stack[-1]
+            if not targets:
+                stack.pop()
+                del on_path[known]
+                done.add(known)
+                path.pop()
+                continue
+            target = targets.pop()
+            known = key(target)
+            if known in on_path:
+                return _failed(Failure.CYCLE, (target,))
+            if known in done:
+                continue
+            path.append(target)
+            failure = expand(target, known)
+            if failure is None and known in done:  # a goal state: nothing below it
+                path.pop()
+        if failure is not None:
+            return failure
+        return Verification(instance.name, True, None, (), len(done), canonical is not None)
+    finally:
+        finish_status(progress, stage)
 
 
 def _first_dead_end(witness: Sequence[State], is_dead_end: Callable[[State], bool], known_dead: bool) -> int | None:

@@ -247,14 +247,11 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
         return _wrapper(instances, grammar, run, cache_dir, max_outer, pool_states, instance_order)
     except LearningFailure as failure:
         statistics.teacher_calls = teacher.calls
-        failure.statistics = statistics
-        if run.last_policy is not None:
-            failure.last_policy = dataclasses.replace(run.last_policy, domain=vocabulary.domain.name)
+        failure.statistics, failure.last_policy = statistics, run.last_policy
         raise
     except KeyboardInterrupt:
         interrupted = LearningInterrupted()
-        if run.last_policy is not None:
-            interrupted.last_policy = dataclasses.replace(run.last_policy, domain=vocabulary.domain.name)
+        interrupted.last_policy = run.last_policy
         raise interrupted from None
 
 
@@ -280,7 +277,8 @@ class _Run:
     last_policy: Policy | None = None
     _keys: dict[Instance, Callable[[State], Hashable] | None] = field(default_factory=dict)
 
-    def verify(self, example: _Example, evaluator: PolicyEvaluator, max_states: int | None = None) -> Verification:
+    def verify(self, example: _Example, evaluator: PolicyEvaluator, max_states: int | None = None,
+               progress: Callable[[str], None] = lambda message: None) -> Verification:
         """Verification of the policy on one example, with dead-end tests and over renamings if asked,
         up to `max_states` states (default: the run's limit)."""
         instance = example.instance
@@ -289,7 +287,7 @@ class _Run:
             self._keys[instance] = canonical_key(instance)
         return verify(instance, evaluator.on(instance).compatible_successors,
                       max_states=self.verify_states if max_states is None else max_states,
-                      is_dead_end=test, canonical=self._keys.get(instance))
+                      is_dead_end=test, canonical=self._keys.get(instance), progress=progress)
 
 
 def _wrapper(instances: Sequence[Instance], grammar: Grammar, run: _Run, cache_dir: Path | None,
@@ -412,28 +410,32 @@ def _verify_in_order(run: _Run, examples: list[_Example], evaluator: PolicyEvalu
     def decides(solved: bool, failure: Failure | None) -> bool:
         return not solved and (limit_decides or failure is not Failure.LIMIT)
 
+    def verdicts() -> Iterator[Verification]:
+        if not (run.jobs > 1 and can_fork_here()):
+            for example in examples:
+                yield run.verify(example, evaluator, max_states, run.progress)
+            return
+        with multiprocessing.get_context("fork").Pool(run.jobs, initializer=_quiet_worker) as pool:
+            for example, (solved, failure, states, renamed) in zip(examples, pool.imap(_verify_forked,
+                                                                                       range(len(examples)))):
+                if decides(solved, failure):  # a witness is made of states, which stay in their process
+                    yield run.verify(example, evaluator, max_states)
+                else:
+                    witness = () if solved else (example.instance.initial_state,)  # undecided: verified again
+                    yield Verification(example.instance.name, solved, failure, witness, states, renamed)
+
+    _FORKED = (run, examples, evaluator, max_states)
+    found = verdicts()
     verifications: list[Verification] = []
     try:
-        if run.jobs > 1 and can_fork_here():
-            _FORKED = (run, examples, evaluator, max_states)
-            with multiprocessing.get_context("fork").Pool(run.jobs, initializer=_quiet_worker) as pool:
-                for number, (solved, failure, states, renamed) in enumerate(
-                        pool.imap(_verify_forked, range(len(examples)))):
-                    report_status(run.progress, label, number, len(examples), examples[number].instance.source_name)
-                    if decides(solved, failure):
-                        verifications.append(run.verify(examples[number], evaluator, max_states))
-                        return verifications, number
-                    witness = () if solved else (examples[number].instance.initial_state,)
-                    verifications.append(Verification(examples[number].instance.name, solved, failure, witness,
-                                                      states, renamed))
-            return verifications, None
         for number, example in enumerate(examples):
             report_status(run.progress, label, number, len(examples), example.instance.source_name)
-            verifications.append(run.verify(example, evaluator, max_states))
+            verifications.append(next(found))
             if decides(verifications[-1].solved, verifications[-1].failure):
                 return verifications, number
         return verifications, None
     finally:
+        found.close()  # ends the forked verifiers still at work
         _FORKED = None
         finish_status(run.progress, label)
 
@@ -545,7 +547,7 @@ def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, run: _
             raise RuntimeError(f"GENEX returned a policy that is not stratified: {certified.describe()}")
         if run.simplify:
             policy = simplify_policy(policy, certified.certificate, result.k, transition_values(reduced, policy, bad))
-        run.last_policy = policy
+        run.last_policy = dataclasses.replace(policy, domain=run.vocabulary.domain.name)
         statistics.add_time("simplification", started)
         progress(f"inner {statistics.inner_iterations}: {len(policy.features)} features, {len(policy.rules)} rules, "
                  f"|Q'| = {len(subset)}, |X+| = {len(good)}, |X-| = {len(bad)}, pruned pool {len(columns):,}")
