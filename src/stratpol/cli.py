@@ -231,7 +231,7 @@ def _learn(args: argparse.Namespace) -> int:
         with Progress() as progress:
             result = learn_with_settings(instances, vocabulary, settings, cache_root(), seed=args.seed,
                                          time_limit=args.time_limit, pool_time_limit=args.pool_time_limit,
-                                         progress=progress)
+                                         checkpoint=args.checkpoint, progress=progress)
     except LearningInterrupted as interrupted:
         _print_last_policy(interrupted.last_policy)
         raise  # main() says "interrupted"
@@ -591,6 +591,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="seconds for generating the feature pool (default: the grammar's, 14,400)")
     learn.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default: 0)")
     learn.add_argument("--out", metavar="FILE", help="save the policy (FILE, and FILE.dlplan in dlplan's format)")
+    learn.add_argument("--checkpoint", metavar="FILE",
+                       help="keep WRAPPER's strategy and Q' in FILE after each outer iteration, and start from "
+                            "there where FILE holds this run's (not with --edge-teacher)")
     learn.add_argument("--json", action="store_true", help="print the policy, certificate and statistics as JSON")
     learn.set_defaults(run=_learn)
 

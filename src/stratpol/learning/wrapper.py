@@ -25,6 +25,8 @@ from stratpol.features import (FeatureTable, Grammar, PoolGeneration, Vocabulary
                                prune_equivalent)
 from stratpol.features.policy_evaluator import PolicyEvaluator
 from stratpol.features.vocabulary import InstanceBridge
+from stratpol.errors import InputError
+from stratpol.learning.checkpoint import WrapperCheckpoint, read_checkpoint, write_checkpoint
 from stratpol.learning.genex import GenexFailure, genex
 from stratpol.learning.hitting_set import LearningExamples, Requirement, build_problem
 from stratpol.learning.projection import projected_policy, transition_values
@@ -206,6 +208,7 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
                  strategy: str = "S1", dead_ends: bool = False, edge_teacher: Teacher | None = None,
                  edge_alternatives: int = 0, pool_states: int | None = None, instance_order: str = "longest",
                  k: int = 1, symmetry: bool = False, verify_jobs: int = 1, probe_states: int | None = None,
+                 checkpoint: Path | None = None,
                  progress: Callable[[str], None] = lambda message: None) -> WrapperResult:
     """Algorithm 2 on the training instances `instances`.
 
@@ -232,17 +235,23 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
     policy is tested on all of them (the first failure in order decides, as with one).
     `probe_states` first verifies every instance up to that many states, and a failure found so
     decides: the failing instance may then be a later one than without it.
+    `checkpoint`: a file WRAPPER writes its strategy and Q' to after each outer iteration, and
+    starts from where it holds those of this run (`stratpol.learning.checkpoint`); not with Edge
+    replanning, whose changed plans it does not keep.
     """
     if instance_order not in INSTANCE_ORDERS:
         raise ValueError(f"instance_order must be one of {', '.join(INSTANCE_ORDERS)}, not {instance_order!r}")
     if strategy not in STRATEGIES:
         raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
+    if checkpoint is not None and edge_teacher is not None:
+        raise InputError("a checkpoint does not keep the plans Edge replanning changes: "
+                         "use --checkpoint without --edge-teacher", checkpoint)
     statistics = LearningStatistics(strategy=strategy)
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     edges = None if edge_teacher is None else EdgeReplanning(edge_teacher, edge_alternatives)
     run = _Run(vocabulary, teacher, seed, verify_max_states, deadline, simplify,
                _DeadEnds() if dead_ends else None, edges, k, statistics, progress, symmetry, verify_jobs,
-               probe_states)
+               probe_states, checkpoint)
     try:
         return _wrapper(instances, grammar, run, cache_dir, max_outer, pool_states, instance_order)
     except LearningFailure as failure:
@@ -274,6 +283,7 @@ class _Run:
     symmetry: bool = False
     jobs: int = 1  # training instances verified at once in WRAPPER's test on Q
     probe_states: int | None = None  # the test on Q verifies every instance up to this many states first
+    checkpoint: Path | None = None  # where WRAPPER keeps its strategy and Q' between outer iterations
     last_policy: Policy | None = None
     _keys: dict[Instance, Callable[[State], Hashable] | None] = field(default_factory=dict)
 
@@ -341,7 +351,8 @@ def _wrapper(instances: Sequence[Instance], grammar: Grammar, run: _Run, cache_d
     statistics.add_time("pool", started)
     progress(f"feature pool: {len(pool):,} features ({pool.generation.describe()})")
 
-    subset = [0]
+    identity = _identity(run, examples, grammar, instance_order, len(pool))
+    subset = _resume(run, identity, len(examples)) or [0]
     outer_limit = max_outer if max_outer is not None else len(examples) + len(examples) ** 2
     while statistics.outer_iterations < outer_limit:
         statistics.outer_iterations += 1
@@ -372,7 +383,39 @@ def _wrapper(instances: Sequence[Instance], grammar: Grammar, run: _Run, cache_d
                 break
             progress("strategy S1 exhausted; switching to S2")
             statistics.strategy, subset = "S2", [0]
+        if run.checkpoint is not None:
+            write_checkpoint(run.checkpoint, WrapperCheckpoint(identity, statistics.strategy, tuple(subset),
+                                                               statistics.outer_iterations,
+                                                               statistics.inner_iterations))
     raise LearningFailure("no more training subsets: the policies found do not solve all training instances")
+
+
+def _identity(run: _Run, examples: list[_Example], grammar: Grammar, instance_order: str,
+              pool: int) -> dict[str, object]:
+    """What a checkpoint must match to be this run's: what decides the policies and failures of each
+    outer iteration (not the speed-ups, whose verdicts are the same)."""
+    return {"domain": run.vocabulary.domain.name, "instances": [e.instance.source_name for e in examples],
+            "grammar": grammar.name, "pool": pool, "teacher": run.teacher.planner_name, "seed": run.seed,
+            "strategy": run.statistics.strategy,  # the one asked for: this is read before any outer iteration
+            "instance_order": instance_order, "k": run.k, "dead_ends": run.dead_ends is not None,
+            "verify_states": run.verify_states, "probe_states": run.probe_states}
+
+
+def _resume(run: _Run, identity: dict[str, object], count: int) -> list[int] | None:
+    """Q' from the run's checkpoint, with the strategy and iteration counts restored; None where
+    there is no checkpoint."""
+    saved = None if run.checkpoint is None else read_checkpoint(run.checkpoint, identity)
+    if saved is None:
+        return None
+    if saved.strategy not in STRATEGIES or not saved.subset or not all(0 <= i < count for i in saved.subset):
+        raise InputError(f"checkpoint with strategy {saved.strategy!r} and Q' {list(saved.subset)} "
+                         f"does not fit {count} training instances", run.checkpoint)
+    statistics = run.statistics
+    statistics.strategy = saved.strategy
+    statistics.outer_iterations, statistics.inner_iterations = saved.outer_iterations, saved.inner_iterations
+    run.progress(f"resumed from {run.checkpoint}: outer {saved.outer_iterations} done, {saved.strategy}, "
+                 f"|Q'| = {len(saved.subset)}")
+    return list(saved.subset)
 
 
 def _test_on_q(run: _Run, examples: list[_Example],
@@ -459,7 +502,7 @@ def _verify_forked(number: int) -> tuple[bool, Failure | None, int, bool]:
 
 def learn_with_settings(instances: Sequence[Instance], vocabulary: Vocabulary, settings: LearningSettings,
                         cache: Path | None = None, seed: int = 0, time_limit: float | None = None,
-                        pool_time_limit: int | None = None,
+                        pool_time_limit: int | None = None, checkpoint: Path | None = None,
                         progress: Callable[[str], None] = lambda message: None) -> WrapperResult:
     """`learn_policy` with a domain's settings: their grammar and teacher, plans and pools cached
     under `cache` (`plans/`, `pools/`); `pool_time_limit` overrides the grammar's."""
@@ -475,7 +518,7 @@ def learn_with_settings(instances: Sequence[Instance], vocabulary: Vocabulary, s
                         edge_alternatives=settings.edge_alternatives, instance_order=settings.instance_order,
                         k=settings.k, verify_max_states=settings.verify_states, symmetry=settings.symmetry,
                         verify_jobs=settings.verify_jobs, probe_states=settings.probe_states,
-                        pool_states=settings.pool_states, progress=progress)
+                        pool_states=settings.pool_states, checkpoint=checkpoint, progress=progress)
 
 
 class _DeadEnds:

@@ -1,0 +1,79 @@
+"""A WRAPPER run stopped after an outer iteration goes on from its checkpoint to the policy the whole
+run learns; a checkpoint of another run, or a broken one, is refused in one line."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from stratpol.errors import InputError
+from stratpol.features import Vocabulary, load_grammar
+from stratpol.generation import domain_folder
+from stratpol.learning.checkpoint import read_checkpoint
+from stratpol.learning.teacher import Teacher
+from stratpol.learning.wrapper import LearningInterrupted, learn_policy
+from stratpol.policy.text import format_policy
+
+
+@pytest.fixture(scope="module")
+def gripper():
+    folder = domain_folder("gripper")
+    instances = [folder.domain.instance_from_text(folder.generator(balls=n)) for n in (1, 2, 3, 4)]
+    return instances, Vocabulary(folder.domain)
+
+
+def _learn(gripper, cache, **options):
+    instances, vocabulary = gripper
+    return learn_policy(instances, vocabulary, load_grammar("default"), Teacher("siw", cache_dir=cache / "plans"),
+                        cache_dir=cache / "pools", instance_order="shortest", strategy="grow", **options)
+
+
+def test_a_run_resumed_from_its_checkpoint_learns_what_the_whole_run_learns(gripper, tmp_path):
+    whole = _learn(gripper, tmp_path)
+    assert whole.statistics.outer_iterations >= 2  # else there is nothing to resume
+    checkpoint = tmp_path / "run.checkpoint"
+
+    def interrupt_after_the_first_checkpoint(message: str) -> None:
+        if message.startswith("inner") and checkpoint.exists():
+            raise KeyboardInterrupt
+
+    with pytest.raises(LearningInterrupted):
+        _learn(gripper, tmp_path, checkpoint=checkpoint, progress=interrupt_after_the_first_checkpoint)
+    saved = json.loads(checkpoint.read_text())
+    assert saved["outer_iterations"] == 1 and saved["strategy"] == "grow" and len(saved["subset"]) == 2
+
+    messages = []
+    resumed = _learn(gripper, tmp_path, checkpoint=checkpoint, progress=messages.append)
+    assert any(m.startswith(f"resumed from {checkpoint}: outer 1 done") for m in messages)
+    assert format_policy(resumed.policy) == format_policy(whole.policy)
+    assert resumed.statistics.outer_iterations == whole.statistics.outer_iterations
+    assert [v.solved for v in resumed.verifications] == [v.solved for v in whole.verifications]
+
+
+def test_a_checkpoint_of_another_run_is_refused_naming_what_differs(gripper, tmp_path):
+    checkpoint = tmp_path / "run.checkpoint"
+    _learn(gripper, tmp_path, checkpoint=checkpoint)
+    with pytest.raises(InputError, match=r"run\.checkpoint: checkpoint of another run \(seed differ\)"):
+        _learn(gripper, tmp_path, checkpoint=checkpoint, seed=1)
+    instances, vocabulary = gripper
+    with pytest.raises(InputError, match=r"instances differ"):
+        learn_policy(instances[:3], vocabulary, load_grammar("default"), Teacher("siw", cache_dir=tmp_path / "plans"),
+                     cache_dir=tmp_path / "pools", instance_order="shortest", strategy="grow", checkpoint=checkpoint)
+
+
+def test_a_file_that_is_not_a_checkpoint_is_refused_in_one_line(tmp_path):
+    broken = tmp_path / "broken.checkpoint"
+    broken.write_text('{"format": "stratpol-wrapper-checkpoint-1", "run": {}}')
+    with pytest.raises(InputError, match=r"broken\.checkpoint: not a WRAPPER checkpoint \(KeyError"):
+        read_checkpoint(broken, {})
+    broken.write_text("policy")
+    with pytest.raises(InputError, match=r"not a WRAPPER checkpoint \(JSONDecodeError"):
+        read_checkpoint(broken, {})
+    assert read_checkpoint(tmp_path / "none.checkpoint", {}) is None
+
+
+def test_a_checkpoint_with_edge_replanning_is_refused_before_any_work(gripper, tmp_path):
+    with pytest.raises(InputError, match="--checkpoint without --edge-teacher"):
+        _learn(gripper, tmp_path, checkpoint=tmp_path / "run.checkpoint", edge_teacher=Teacher("siw"))
+    assert not (tmp_path / "run.checkpoint").exists()
