@@ -72,8 +72,3 @@ def test_a_file_that_is_not_a_checkpoint_is_refused_in_one_line(tmp_path):
         read_checkpoint(broken, {})
     assert read_checkpoint(tmp_path / "none.checkpoint", {}) is None
 
-
-def test_a_checkpoint_with_edge_replanning_is_refused_before_any_work(gripper, tmp_path):
-    with pytest.raises(InputError, match="--checkpoint without --edge-teacher"):
-        _learn(gripper, tmp_path, checkpoint=tmp_path / "run.checkpoint", edge_teacher=Teacher("siw"))
-    assert not (tmp_path / "run.checkpoint").exists()

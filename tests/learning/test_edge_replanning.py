@@ -6,11 +6,12 @@ from __future__ import annotations
 import pytest
 
 from stratpol.features import Vocabulary
+from stratpol.learning.checkpoint import write_checkpoint
 from stratpol.learning.genex import GenexFailure
 from stratpol.learning.hitting_set import Requirement
 from stratpol.learning.settings import LearningSettings
 from stratpol.learning.teacher import Teacher
-from stratpol.learning.wrapper import EdgeReplanning, LearningStatistics, _Example, _Rows
+from stratpol.learning.wrapper import EdgeReplanning, LearningStatistics, _checkpoint, _Example, _resume, _Rows, _Run
 
 # Two balls, only ball1 has a goal: picking ball2 up is a detour an optimal planner does not take.
 DETOUR = """(define (problem detour) (:domain gripper)
@@ -86,3 +87,33 @@ def test_edge_replanning_is_off_unless_asked():
     assert LearningSettings().edge_teacher is None and LearningSettings().edge_alternatives == 0
     assert "or up to 4 other first steps" in LearningSettings(edge_teacher="astar", edge_alternatives=4).describe()
     assert "Edge replanning with astar-lmcut" in LearningSettings(edge_teacher="astar-lmcut").describe()
+
+
+def test_a_checkpoint_keeps_the_plans_edge_replanning_changed_and_what_it_took_out(detour, tmp_path):
+    instance, states, rows, example = detour
+    edges = EdgeReplanning(Teacher("astar"), alternatives=8)
+    failure = GenexFailure(((Requirement.EDGE, (example.plan[1], example.plan[2])),))
+    assert edges.replan(failure, [example], rows, LearningStatistics(), [].append)
+    untouched = _Example(instance, example.bridge, [rows.row(0, example.bridge, s) for s in states[:2]])
+    run = _Run(Vocabulary(instance.domain), Teacher("siw"), 0, 1000, None, True, None, edges, 1,
+               LearningStatistics(outer_iterations=3, inner_iterations=7, replanned=1), [].append,
+               checkpoint=tmp_path / "run.checkpoint")
+    identity = {"domain": "gripper", "instances": ["detour", "untouched"]}
+    write_checkpoint(run.checkpoint, _checkpoint(run, identity, [0, 1], [example, untouched], rows))
+
+    fresh_rows = _Rows([])
+    fresh = _Example(instance, example.bridge, [fresh_rows.row(0, example.bridge, s) for s in states])
+    other = _Example(instance, example.bridge, [fresh_rows.row(1, example.bridge, s) for s in states[:2]])
+    resumed = _Run(Vocabulary(instance.domain), Teacher("siw"), 0, 1000, None, True, None, edges, 1,
+                   LearningStatistics(), [].append, checkpoint=run.checkpoint)
+    assert _resume(resumed, identity, [fresh, other], fresh_rows) == [0, 1]
+
+    def states_of(rows_, plan):
+        return [rows_.entries[r][1] for r in plan]
+
+    assert states_of(fresh_rows, fresh.plan) == states_of(rows, example.plan) != states
+    assert {(fresh_rows.entries[s][1], fresh_rows.entries[t][1]) for s, t in fresh.replaced} == \
+        {(rows.entries[s][1], rows.entries[t][1]) for s, t in example.replaced} == {(states[1], states[2])}
+    assert states_of(fresh_rows, other.plan) == states[:2] and not other.replaced
+    statistics = resumed.statistics
+    assert (statistics.outer_iterations, statistics.inner_iterations, statistics.replanned) == (3, 7, 1)

@@ -1,39 +1,60 @@
 """WRAPPER's progress across outer iterations, in a file, so that a stopped run goes on from it.
 
-Between outer iterations WRAPPER keeps only its strategy and Q' (every example starts again from
-its plan, and GENEX is seeded), so a run resumed from its last Q' takes the steps the whole run
-would have taken. The file names the run it belongs to (domain, training files, grammar, teacher,
+Between outer iterations WRAPPER keeps only its strategy, Q' and the example plans Edge
+replanning changed (every example starts again from its plan, and GENEX is seeded), so a run
+resumed from them takes the steps the whole run would have taken. States are written as their
+fluent atoms. The file names the run it belongs to (domain, training files, grammar, teacher,
 seed and the choices that change what is learned); resuming another run's file is an error.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from stratpol.atomic import write_text_atomically
 from stratpol.errors import InputError
+from stratpol.planning import Atom
 
 FORMAT = "stratpol-wrapper-checkpoint-1"
+
+StateAtoms = tuple[Atom, ...]  # a state's fluent atoms, sorted
+
+
+@dataclass(frozen=True)
+class ChangedPlan:
+    """An example whose plan Edge replanning changed: the plan's states and the transitions it
+    took out (which it may not take again)."""
+
+    example: int  # position in run["instances"]
+    plan: tuple[StateAtoms, ...]
+    replaced: tuple[tuple[StateAtoms, StateAtoms], ...]
 
 
 @dataclass(frozen=True)
 class WrapperCheckpoint:
     """Where a WRAPPER run stands after an outer iteration: the strategy and the training files of
-    Q' for the next one, and the iterations done."""
+    Q' for the next one, the plans Edge replanning changed, and the iterations done."""
 
     run: dict[str, object]  # what identifies the run: settings and training files
     strategy: str
     subset: tuple[int, ...]  # Q' as positions in run["instances"]
     outer_iterations: int
     inner_iterations: int
+    replanned: int = 0
+    changed_plans: tuple[ChangedPlan, ...] = field(default_factory=tuple)
 
 
 def write_checkpoint(path: Path, checkpoint: WrapperCheckpoint) -> None:
     """Write `checkpoint` to `path` whole (an interrupt leaves the previous one)."""
-    data = {"format": FORMAT, **asdict(checkpoint), "subset": list(checkpoint.subset)}
-    write_text_atomically(Path(path), json.dumps(data, indent=1) + "\n")
+    data = {"format": FORMAT, "run": checkpoint.run, "strategy": checkpoint.strategy,
+            "subset": list(checkpoint.subset), "outer_iterations": checkpoint.outer_iterations,
+            "inner_iterations": checkpoint.inner_iterations, "replanned": checkpoint.replanned,
+            "changed_plans": [{"example": c.example, "plan": [_state_data(s) for s in c.plan],
+                               "replaced": [[_state_data(s), _state_data(t)] for s, t in c.replaced]}
+                              for c in checkpoint.changed_plans]}
+    write_text_atomically(Path(path), json.dumps(data) + "\n")
 
 
 def read_checkpoint(path: Path, run: dict[str, object]) -> WrapperCheckpoint | None:
@@ -46,8 +67,12 @@ def read_checkpoint(path: Path, run: dict[str, object]) -> WrapperCheckpoint | N
         data = json.loads(path.read_text())
         if data.get("format") != FORMAT:
             raise InputError(f"not a WRAPPER checkpoint (format {data.get('format')!r}, expected {FORMAT})", path)
+        changed = tuple(ChangedPlan(int(c["example"]), tuple(_state(s) for s in c["plan"]),
+                                    tuple((_state(s), _state(t)) for s, t in c["replaced"]))
+                        for c in data.get("changed_plans", []))  # absent: no plan changed
         checkpoint = WrapperCheckpoint(data["run"], data["strategy"], tuple(int(i) for i in data["subset"]),
-                                       int(data["outer_iterations"]), int(data["inner_iterations"]))
+                                       int(data["outer_iterations"]), int(data["inner_iterations"]),
+                                       int(data.get("replanned", 0)), changed)
     except (json.JSONDecodeError, AttributeError, KeyError, TypeError, ValueError) as error:
         raise InputError(f"not a WRAPPER checkpoint ({type(error).__name__}: {error})", path) from None
     differ = sorted(key for key in set(run) | set(checkpoint.run) if run.get(key) != checkpoint.run.get(key))
@@ -55,3 +80,11 @@ def read_checkpoint(path: Path, run: dict[str, object]) -> WrapperCheckpoint | N
         raise InputError(f"checkpoint of another run ({', '.join(differ)} differ); remove it or name another file",
                          path)
     return checkpoint
+
+
+def _state_data(atoms: StateAtoms) -> list[list[str]]:
+    return [[predicate, *args] for predicate, args in atoms]
+
+
+def _state(data: list[list[str]]) -> StateAtoms:
+    return tuple((str(atom[0]), tuple(str(a) for a in atom[1:])) for atom in data)

@@ -26,7 +26,7 @@ from stratpol.features import (FeatureTable, Grammar, PoolGeneration, Vocabulary
 from stratpol.features.policy_evaluator import PolicyEvaluator
 from stratpol.features.vocabulary import InstanceBridge
 from stratpol.errors import InputError
-from stratpol.learning.checkpoint import WrapperCheckpoint, read_checkpoint, write_checkpoint
+from stratpol.learning.checkpoint import ChangedPlan, WrapperCheckpoint, read_checkpoint, write_checkpoint
 from stratpol.learning.genex import GenexFailure, genex
 from stratpol.learning.hitting_set import LearningExamples, Requirement, build_problem
 from stratpol.learning.projection import projected_policy, transition_values
@@ -236,16 +236,13 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
     `probe_states` first verifies every instance up to that many states, and a failure found so
     decides: the failing instance may then be a later one than without it.
     `checkpoint`: a file WRAPPER writes its strategy and Q' to after each outer iteration, and
-    starts from where it holds those of this run (`stratpol.learning.checkpoint`); not with Edge
-    replanning, whose changed plans it does not keep.
+    starts from where it holds those of this run, with the plans Edge replanning changed
+    (`stratpol.learning.checkpoint`).
     """
     if instance_order not in INSTANCE_ORDERS:
         raise ValueError(f"instance_order must be one of {', '.join(INSTANCE_ORDERS)}, not {instance_order!r}")
     if strategy not in STRATEGIES:
         raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
-    if checkpoint is not None and edge_teacher is not None:
-        raise InputError("a checkpoint does not keep the plans Edge replanning changes: "
-                         "use --checkpoint without --edge-teacher", checkpoint)
     statistics = LearningStatistics(strategy=strategy)
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     edges = None if edge_teacher is None else EdgeReplanning(edge_teacher, edge_alternatives)
@@ -352,7 +349,7 @@ def _wrapper(instances: Sequence[Instance], grammar: Grammar, run: _Run, cache_d
     progress(f"feature pool: {len(pool):,} features ({pool.generation.describe()})")
 
     identity = _identity(run, examples, grammar, instance_order, len(pool))
-    subset = _resume(run, identity, len(examples)) or [0]
+    subset = _resume(run, identity, examples, rows) or [0]
     outer_limit = max_outer if max_outer is not None else len(examples) + len(examples) ** 2
     while statistics.outer_iterations < outer_limit:
         statistics.outer_iterations += 1
@@ -384,9 +381,7 @@ def _wrapper(instances: Sequence[Instance], grammar: Grammar, run: _Run, cache_d
             progress("strategy S1 exhausted; switching to S2")
             statistics.strategy, subset = "S2", [0]
         if run.checkpoint is not None:
-            write_checkpoint(run.checkpoint, WrapperCheckpoint(identity, statistics.strategy, tuple(subset),
-                                                               statistics.outer_iterations,
-                                                               statistics.inner_iterations))
+            write_checkpoint(run.checkpoint, _checkpoint(run, identity, subset, examples, rows))
     raise LearningFailure("no more training subsets: the policies found do not solve all training instances")
 
 
@@ -401,17 +396,47 @@ def _identity(run: _Run, examples: list[_Example], grammar: Grammar, instance_or
             "verify_states": run.verify_states, "probe_states": run.probe_states}
 
 
-def _resume(run: _Run, identity: dict[str, object], count: int) -> list[int] | None:
-    """Q' from the run's checkpoint, with the strategy and iteration counts restored; None where
-    there is no checkpoint."""
+def _checkpoint(run: _Run, identity: dict[str, object], subset: list[int], examples: list[_Example],
+                rows: _Rows) -> WrapperCheckpoint:
+    """What the next outer iteration starts from: strategy, Q', and the plans Edge replanning changed."""
+    def atoms(row: int) -> tuple:
+        return tuple(sorted(rows.entries[row][1].atoms))
+
+    changed = tuple(ChangedPlan(number, tuple(atoms(r) for r in e.plan),
+                                tuple((atoms(s), atoms(t)) for s, t in sorted(e.replaced)))
+                    for number, e in enumerate(examples) if e.replaced)
+    statistics = run.statistics
+    return WrapperCheckpoint(identity, statistics.strategy, tuple(subset), statistics.outer_iterations,
+                             statistics.inner_iterations, statistics.replanned, changed)
+
+
+def _resume(run: _Run, identity: dict[str, object], examples: list[_Example], rows: _Rows) -> list[int] | None:
+    """Q' from the run's checkpoint, with the strategy, the changed plans and the iteration counts
+    restored; None where there is no checkpoint."""
     saved = None if run.checkpoint is None else read_checkpoint(run.checkpoint, identity)
     if saved is None:
         return None
-    if saved.strategy not in STRATEGIES or not saved.subset or not all(0 <= i < count for i in saved.subset):
-        raise InputError(f"checkpoint with strategy {saved.strategy!r} and Q' {list(saved.subset)} "
-                         f"does not fit {count} training instances", run.checkpoint)
+    count = len(examples)
+    if (saved.strategy not in STRATEGIES or not saved.subset or not all(0 <= i < count for i in saved.subset)
+            or not all(0 <= c.example < count for c in saved.changed_plans)):
+        raise InputError(f"checkpoint with strategy {saved.strategy!r}, Q' {list(saved.subset)} and changed plans "
+                         f"{[c.example for c in saved.changed_plans]} does not fit {count} training instances",
+                         run.checkpoint)
+    for changed in saved.changed_plans:
+        example = examples[changed.example]
+
+        def row(atoms: tuple) -> int:
+            try:
+                state = example.instance.state_from_atoms(atoms)
+            except InputError as error:
+                raise InputError(f"a changed plan of {example.instance.source_name}: {error.message}",
+                                 run.checkpoint) from None
+            return rows.row(changed.example, example.bridge, state)
+
+        example.plan = [row(atoms) for atoms in changed.plan]
+        example.replaced = {(row(source), row(target)) for source, target in changed.replaced}
     statistics = run.statistics
-    statistics.strategy = saved.strategy
+    statistics.strategy, statistics.replanned = saved.strategy, saved.replanned
     statistics.outer_iterations, statistics.inner_iterations = saved.outer_iterations, saved.inner_iterations
     run.progress(f"resumed from {run.checkpoint}: outer {saved.outer_iterations} done, {saved.strategy}, "
                  f"|Q'| = {len(saved.subset)}")
