@@ -21,11 +21,11 @@ from pathlib import Path
 import numpy as np
 
 from stratpol.child_process import can_fork_here
+from stratpol.errors import InputError
 from stratpol.features import (FeatureTable, Grammar, PoolGeneration, Vocabulary, generate_pool, load_grammar,
                                prune_equivalent)
 from stratpol.features.policy_evaluator import PolicyEvaluator
 from stratpol.features.vocabulary import InstanceBridge
-from stratpol.errors import InputError
 from stratpol.learning.checkpoint import ChangedPlan, WrapperCheckpoint, read_checkpoint, write_checkpoint
 from stratpol.learning.genex import GenexFailure, genex
 from stratpol.learning.hitting_set import LearningExamples, Requirement, build_problem
@@ -280,7 +280,7 @@ class _Run:
     symmetry: bool = False
     jobs: int = 1  # training instances verified at once in WRAPPER's test on Q
     probe_states: int | None = None  # the test on Q verifies every instance up to this many states first
-    checkpoint: Path | None = None  # where WRAPPER keeps its strategy and Q' between outer iterations
+    checkpoint: Path | None = None  # where WRAPPER keeps its strategy, Q' and changed plans between outer iterations
     last_policy: Policy | None = None
     _keys: dict[Instance, Callable[[State], Hashable] | None] = field(default_factory=dict)
 
@@ -393,7 +393,9 @@ def _identity(run: _Run, examples: list[_Example], grammar: Grammar, instance_or
             "grammar": grammar.name, "pool": pool, "teacher": run.teacher.planner_name, "seed": run.seed,
             "strategy": run.statistics.strategy,  # the one asked for: this is read before any outer iteration
             "instance_order": instance_order, "k": run.k, "dead_ends": run.dead_ends is not None,
-            "verify_states": run.verify_states, "probe_states": run.probe_states}
+            "verify_states": run.verify_states, "probe_states": run.probe_states,
+            "edge_teacher": None if run.edges is None else run.edges.teacher.planner_name,
+            "edge_alternatives": None if run.edges is None else run.edges.alternatives}
 
 
 def _checkpoint(run: _Run, identity: dict[str, object], subset: list[int], examples: list[_Example],
@@ -423,24 +425,26 @@ def _resume(run: _Run, identity: dict[str, object], examples: list[_Example], ro
                          f"{[c.example for c in saved.changed_plans]} does not fit {count} training instances",
                          run.checkpoint)
     for changed in saved.changed_plans:
-        example = examples[changed.example]
-
-        def row(atoms: tuple) -> int:
-            try:
-                state = example.instance.state_from_atoms(atoms)
-            except InputError as error:
-                raise InputError(f"a changed plan of {example.instance.source_name}: {error.message}",
-                                 run.checkpoint) from None
-            return rows.row(changed.example, example.bridge, state)
-
-        example.plan = [row(atoms) for atoms in changed.plan]
-        example.replaced = {(row(source), row(target)) for source, target in changed.replaced}
+        number, example = changed.example, examples[changed.example]
+        example.plan = [_row_of(atoms, number, example, rows, run.checkpoint) for atoms in changed.plan]
+        example.replaced = {(_row_of(source, number, example, rows, run.checkpoint),
+                             _row_of(target, number, example, rows, run.checkpoint))
+                            for source, target in changed.replaced}
     statistics = run.statistics
     statistics.strategy, statistics.replanned = saved.strategy, saved.replanned
     statistics.outer_iterations, statistics.inner_iterations = saved.outer_iterations, saved.inner_iterations
     run.progress(f"resumed from {run.checkpoint}: outer {saved.outer_iterations} done, {saved.strategy}, "
                  f"|Q'| = {len(saved.subset)}")
     return list(saved.subset)
+
+
+def _row_of(atoms: tuple, number: int, example: _Example, rows: _Rows, checkpoint: Path) -> int:
+    """The row of the state of `example` whose fluent atoms a checkpoint lists."""
+    try:
+        state = example.instance.state_from_atoms(atoms)
+    except InputError as error:
+        raise InputError(f"a changed plan of {example.instance.source_name}: {error.message}", checkpoint) from None
+    return rows.row(number, example.bridge, state)
 
 
 def _test_on_q(run: _Run, examples: list[_Example],
