@@ -66,9 +66,23 @@ def test_a_file_that_is_not_a_checkpoint_is_refused_in_one_line(tmp_path):
     broken = tmp_path / "broken.checkpoint"
     broken.write_text('{"format": "stratpol-wrapper-checkpoint-1", "run": {}}')
     with pytest.raises(InputError, match=r"broken\.checkpoint: not a WRAPPER checkpoint \(KeyError"):
-        read_checkpoint(broken, {})
+        read_checkpoint(broken)
     broken.write_text("policy")
     with pytest.raises(InputError, match=r"not a WRAPPER checkpoint \(JSONDecodeError"):
-        read_checkpoint(broken, {})
-    assert read_checkpoint(tmp_path / "none.checkpoint", {}) is None
+        read_checkpoint(broken)
+    assert read_checkpoint(tmp_path / "none.checkpoint") is None
 
+
+def test_a_wrong_checkpoint_is_refused_before_any_work_and_an_unwritable_one_in_one_line(gripper, tmp_path):
+    broken = tmp_path / "broken.checkpoint"
+    broken.write_text("policy")
+    messages = []
+    with pytest.raises(InputError, match="not a WRAPPER checkpoint"):
+        _learn(gripper, tmp_path, checkpoint=broken, progress=messages.append)
+    assert messages == []  # no teacher plan, no pool
+    with pytest.raises(InputError, match=r": cannot read the checkpoint: Is a directory"):
+        _learn(gripper, tmp_path, checkpoint=tmp_path)
+    blocked = tmp_path / "file"
+    blocked.write_text("")
+    with pytest.raises(InputError, match=r"file/run\.checkpoint: cannot write the checkpoint"):
+        _learn(gripper, tmp_path, checkpoint=blocked / "run.checkpoint")

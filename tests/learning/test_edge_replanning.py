@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from stratpol.features import Vocabulary
-from stratpol.learning.checkpoint import write_checkpoint
+from stratpol.learning.checkpoint import read_checkpoint, write_checkpoint
 from stratpol.learning.genex import GenexFailure
 from stratpol.learning.hitting_set import Requirement
 from stratpol.learning.settings import LearningSettings
@@ -105,7 +105,8 @@ def test_a_checkpoint_keeps_the_plans_edge_replanning_changed_and_what_it_took_o
     fresh = _Example(instance, example.bridge, [fresh_rows.row(0, example.bridge, s) for s in states])
     other = _Example(instance, example.bridge, [fresh_rows.row(1, example.bridge, s) for s in states[:2]])
     resumed = _Run(Vocabulary(instance.domain), Teacher("siw"), 0, 1000, None, True, None, edges, 1,
-                   LearningStatistics(), [].append, checkpoint=run.checkpoint)
+                   LearningStatistics(), [].append, checkpoint=run.checkpoint,
+                   resume_from=read_checkpoint(run.checkpoint))
     assert _resume(resumed, identity, [fresh, other], fresh_rows) == [0, 1]
 
     def states_of(rows_, plan):

@@ -54,12 +54,15 @@ def write_checkpoint(path: Path, checkpoint: WrapperCheckpoint) -> None:
             "changed_plans": [{"example": c.example, "plan": [_state_data(s) for s in c.plan],
                                "replaced": [[_state_data(s), _state_data(t)] for s, t in c.replaced]}
                               for c in checkpoint.changed_plans]}
-    write_text_atomically(Path(path), json.dumps(data) + "\n")
+    try:
+        write_text_atomically(Path(path), json.dumps(data) + "\n")
+    except OSError as error:
+        raise InputError(f"cannot write the checkpoint: {error.strerror or error}", path) from None
 
 
-def read_checkpoint(path: Path, run: dict[str, object]) -> WrapperCheckpoint | None:
-    """The checkpoint in `path` (None where there is no such file); an InputError where it is not
-    one or belongs to another run than `run`."""
+def read_checkpoint(path: Path) -> WrapperCheckpoint | None:
+    """The checkpoint in `path` (None where there is no such file); an InputError where it cannot be
+    read or is not one. Read it before any work, so that a wrong file costs no pool."""
     path = Path(path)
     if not path.exists():
         return None
@@ -73,13 +76,19 @@ def read_checkpoint(path: Path, run: dict[str, object]) -> WrapperCheckpoint | N
         checkpoint = WrapperCheckpoint(data["run"], data["strategy"], tuple(int(i) for i in data["subset"]),
                                        int(data["outer_iterations"]), int(data["inner_iterations"]),
                                        int(data.get("replanned", 0)), changed)
+    except OSError as error:
+        raise InputError(f"cannot read the checkpoint: {error.strerror or error}", path) from None
     except (json.JSONDecodeError, AttributeError, KeyError, TypeError, ValueError) as error:
         raise InputError(f"not a WRAPPER checkpoint ({type(error).__name__}: {error})", path) from None
+    return checkpoint
+
+
+def check_run(checkpoint: WrapperCheckpoint, run: dict[str, object], path: Path) -> None:
+    """An InputError, naming what differs, where `checkpoint` (read from `path`) is not of `run`."""
     differ = sorted(key for key in set(run) | set(checkpoint.run) if run.get(key) != checkpoint.run.get(key))
     if differ:
         raise InputError(f"checkpoint of another run ({', '.join(differ)} differ); remove it or name another file",
                          path)
-    return checkpoint
 
 
 def _state_data(atoms: StateAtoms) -> list[list[str]]:

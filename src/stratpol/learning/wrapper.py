@@ -26,7 +26,8 @@ from stratpol.features import (FeatureTable, Grammar, PoolGeneration, Vocabulary
                                prune_equivalent)
 from stratpol.features.policy_evaluator import PolicyEvaluator
 from stratpol.features.vocabulary import InstanceBridge
-from stratpol.learning.checkpoint import ChangedPlan, WrapperCheckpoint, read_checkpoint, write_checkpoint
+from stratpol.learning.checkpoint import (ChangedPlan, WrapperCheckpoint, check_run, read_checkpoint,
+                                         write_checkpoint)
 from stratpol.learning.genex import GenexFailure, genex
 from stratpol.learning.hitting_set import LearningExamples, Requirement, build_problem
 from stratpol.learning.projection import projected_policy, transition_values
@@ -235,9 +236,9 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
     policy is tested on all of them (the first failure in order decides, as with one).
     `probe_states` first verifies every instance up to that many states, and a failure found so
     decides: the failing instance may then be a later one than without it.
-    `checkpoint`: a file WRAPPER writes its strategy and Q' to after each outer iteration, and
-    starts from where it holds those of this run, with the plans Edge replanning changed
-    (`stratpol.learning.checkpoint`).
+    `checkpoint`: a file WRAPPER writes its strategy, Q' and the plans Edge replanning changed to
+    after each outer iteration; read before any work, it is where a run with the same settings
+    starts (`stratpol.learning.checkpoint`).
     """
     if instance_order not in INSTANCE_ORDERS:
         raise ValueError(f"instance_order must be one of {', '.join(INSTANCE_ORDERS)}, not {instance_order!r}")
@@ -248,7 +249,7 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
     edges = None if edge_teacher is None else EdgeReplanning(edge_teacher, edge_alternatives)
     run = _Run(vocabulary, teacher, seed, verify_max_states, deadline, simplify,
                _DeadEnds() if dead_ends else None, edges, k, statistics, progress, symmetry, verify_jobs,
-               probe_states, checkpoint)
+               probe_states, checkpoint, None if checkpoint is None else read_checkpoint(checkpoint))
     try:
         return _wrapper(instances, grammar, run, cache_dir, max_outer, pool_states, instance_order)
     except LearningFailure as failure:
@@ -281,6 +282,7 @@ class _Run:
     jobs: int = 1  # training instances verified at once in WRAPPER's test on Q
     probe_states: int | None = None  # the test on Q verifies every instance up to this many states first
     checkpoint: Path | None = None  # where WRAPPER keeps its strategy, Q' and changed plans between outer iterations
+    resume_from: WrapperCheckpoint | None = None  # what that file held at the start
     last_policy: Policy | None = None
     _keys: dict[Instance, Callable[[State], Hashable] | None] = field(default_factory=dict)
 
@@ -415,9 +417,10 @@ def _checkpoint(run: _Run, identity: dict[str, object], subset: list[int], examp
 def _resume(run: _Run, identity: dict[str, object], examples: list[_Example], rows: _Rows) -> list[int] | None:
     """Q' from the run's checkpoint, with the strategy, the changed plans and the iteration counts
     restored; None where there is no checkpoint."""
-    saved = None if run.checkpoint is None else read_checkpoint(run.checkpoint, identity)
+    saved = run.resume_from
     if saved is None:
         return None
+    check_run(saved, identity, run.checkpoint)
     count = len(examples)
     if (saved.strategy not in STRATEGIES or not saved.subset or not all(0 <= i < count for i in saved.subset)
             or not all(0 <= c.example < count for c in saved.changed_plans)):
