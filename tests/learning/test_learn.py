@@ -75,12 +75,33 @@ def test_shortest_plans_first_learns_on_the_same_pool_a_policy_verified_on_all_i
 
 
 def test_the_subset_strategies():
-    # S1: one instance, the failing one if beyond, else the next; S2: add it if before the furthest,
-    # else restart from it; grow: always add it, nothing new where it is in Q' already
-    assert _next_subset("S1", [2], 5, 10) == [5] and _next_subset("S1", [2], 1, 10) == [3]
-    assert _next_subset("S1", [9], 3, 10) is None
-    assert _next_subset("S2", [2, 6], 4, 10) == [2, 4, 6] and _next_subset("S2", [2, 6], 8, 10) == [8]
-    assert _next_subset("grow", [2, 6], 8, 10) == [2, 6, 8] and _next_subset("grow", [2, 6], 6, 10) is None
+    # S1: one instance, the first failing one if beyond, else the next; S2: add it if before the
+    # furthest, else restart from it; grow: add every failing one, nothing new where all are in Q'
+    assert _next_subset("S1", [2], [5], 10) == [5] and _next_subset("S1", [2], [1], 10) == [3]
+    assert _next_subset("S1", [9], [3], 10) is None
+    assert _next_subset("S2", [2, 6], [4], 10) == [2, 4, 6] and _next_subset("S2", [2, 6], [8], 10) == [8]
+    assert _next_subset("grow", [2, 6], [8], 10) == [2, 6, 8] and _next_subset("grow", [2, 6], [6], 10) is None
+    assert _next_subset("grow", [2, 6], [3, 6, 8], 10) == [2, 3, 6, 8]
+
+
+@pytest.mark.parametrize("probe_states", [None, 10])
+def test_growing_by_several_failing_instances_adds_them_in_one_outer_iteration(learned, tmp_path, probe_states):
+    folder, vocabulary, _ = learned
+    instances = [folder.domain.instance_from_text(folder.generator(balls=n)) for n in (1, 2, 3, 4, 5)]
+    teacher = Teacher("siw", cache_dir=tmp_path / "plans")
+    failures = {}
+    for grow_by in (1, 3):
+        messages = []
+        result = learn_policy(instances, vocabulary, load_grammar("default"), teacher, cache_dir=tmp_path / "pools",
+                              instance_order="shortest", strategy="grow", grow_by=grow_by, probe_states=probe_states,
+                              progress=messages.append)
+        assert len(result.verifications) == 5 and all(v.solved for v in result.verifications)
+        failures[grow_by] = [m.split(":")[1].split()[-1] for m in messages if m.startswith("outer 1: policy fails")]
+        assert result.statistics.last_subset == 1 + len(failures[grow_by])  # Q' after outer 1: gripper-1 and those
+    # the policy learned on gripper-1 fails on every larger instance: the first 1 and 3 of them join Q'
+    assert failures == {1: ["gripper-2"], 3: ["gripper-2", "gripper-3", "gripper-4"]}
+    with pytest.raises(ValueError, match="grow_by"):
+        learn_policy(instances, vocabulary, load_grammar("default"), teacher, strategy="S2", grow_by=2)
 
 
 def test_verification_past_its_state_limit_stops_learning_with_one_line_naming_the_limit(tmp_path):

@@ -54,6 +54,7 @@ def test_published_settings_per_domain():
     ("[domains.x]\ncomplexity = 20\n", "unknown keys ['complexity']"),
     ("[default]\ndead_ends = 'yes'\n", "[default]: dead_ends: expected bool, got str 'yes'"),
     ("[defaults]\n", "unknown tables"),
+    ("[default]\ngrow_by = 4\n", "[default]: grow_by: more than one failing instance joins Q' with strategy grow only"),
 ])
 def test_bad_settings_files_are_one_clear_error(tmp_path, text, problem):
     path = tmp_path / "settings.toml"

@@ -29,6 +29,8 @@ class LearningSettings:
                              "no plan", None, "P")
     strategy: str = parameter("S1", "S1, then S2 when S1 fails (the paper), S2 from the start, or grow: each "
                               "failing instance joins Q' for good", choices=STRATEGIES)
+    grow_by: int = parameter(1, "with strategy grow: how many failing instances each outer iteration adds to Q', "
+                             "the first ones WRAPPER's test on Q finds in order (1: one at a time)", at_least(1), "N")
     dead_ends: bool = parameter(False, "find the first dead end a policy walks into in verification, so that a "
                                 "repair marks the transition into it as bad")
     pool_states: int | None = parameter(None, "generate the feature pool on the plans of every k-th instance (by "
@@ -60,9 +62,13 @@ class LearningSettings:
 
     def __post_init__(self) -> None:
         validate(self)
+        if self.grow_by > 1 and self.strategy != "grow":
+            raise ParameterError("grow_by", f"more than one failing instance joins Q' with strategy grow only, "
+                                 f"not {self.strategy}")
 
     def describe(self) -> str:
-        extras = f", Edge replanning with {self.edge_teacher}" if self.edge_teacher else ""
+        extras = f", up to {self.grow_by} failing instances added to Q' at a time" if self.grow_by > 1 else ""
+        extras += f", Edge replanning with {self.edge_teacher}" if self.edge_teacher else ""
         extras += f" or up to {self.edge_alternatives} other first steps" if self.edge_teacher and \
             self.edge_alternatives else ""
         extras += f", pool on about {self.pool_states:,} plan states" if self.pool_states else ""

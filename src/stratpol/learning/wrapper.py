@@ -209,7 +209,7 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
                  strategy: str = "S1", dead_ends: bool = False, edge_teacher: Teacher | None = None,
                  edge_alternatives: int = 0, pool_states: int | None = None, instance_order: str = "longest",
                  k: int = 1, symmetry: bool = False, verify_jobs: int = 1, probe_states: int | None = None,
-                 checkpoint: Path | None = None,
+                 checkpoint: Path | None = None, grow_by: int = 1,
                  progress: Callable[[str], None] = lambda message: None) -> WrapperResult:
     """Algorithm 2 on the training instances `instances`.
 
@@ -217,7 +217,8 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
     limit or what is left of this one, and a pool cut by a limit is reported in the statistics.
     `strategy` "S1" runs S1 and then S2 (the paper), "S2" starts with S2, "grow" adds each
     failing instance to Q' and never drops one (Q' grows by one instance per outer iteration, so
-    at most |Q| of them); `dead_ends` finds the first dead end a policy walks into, whose
+    at most |Q| of them; with `grow_by` > 1, by the first that many failing instances the test on
+    Q finds, in order); `dead_ends` finds the first dead end a policy walks into, whose
     transition becomes a bad one (the published --deadends). With
     `edge_teacher`, a good transition that no pool feature can order (an Edge requirement) is
     replaced by that planner's plan from the same state, where its plan steps elsewhere, and GENEX
@@ -244,12 +245,14 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
         raise ValueError(f"instance_order must be one of {', '.join(INSTANCE_ORDERS)}, not {instance_order!r}")
     if strategy not in STRATEGIES:
         raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
+    if grow_by < 1 or (grow_by > 1 and strategy != "grow"):
+        raise ValueError(f"grow_by must be 1, or more with strategy grow, not {grow_by} with {strategy}")
     statistics = LearningStatistics(strategy=strategy)
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     edges = None if edge_teacher is None else EdgeReplanning(edge_teacher, edge_alternatives)
     run = _Run(vocabulary, teacher, seed, verify_max_states, deadline, simplify,
                _DeadEnds() if dead_ends else None, edges, k, statistics, progress, symmetry, verify_jobs,
-               probe_states, checkpoint, None if checkpoint is None else read_checkpoint(checkpoint))
+               probe_states, grow_by, checkpoint, None if checkpoint is None else read_checkpoint(checkpoint))
     try:
         return _wrapper(instances, grammar, run, cache_dir, max_outer, pool_states, instance_order)
     except LearningFailure as failure:
@@ -281,6 +284,7 @@ class _Run:
     symmetry: bool = False
     jobs: int = 1  # training instances verified at once in WRAPPER's test on Q
     probe_states: int | None = None  # the test on Q verifies every instance up to this many states first
+    grow_by: int = 1  # failing instances the test on Q looks for (grow adds them all to Q')
     checkpoint: Path | None = None  # where WRAPPER keeps its strategy, Q' and changed plans between outer iterations
     resume_from: WrapperCheckpoint | None = None  # what that file held at the start
     last_policy: Policy | None = None
@@ -368,14 +372,15 @@ def _wrapper(instances: Sequence[Instance], grammar: Grammar, run: _Run, cache_d
         started = time.perf_counter()
         verifications, failing = _test_on_q(run, examples, PolicyEvaluator(policy, vocabulary))
         statistics.add_time("verification", started)
-        if failing is None:
+        if not failing:
             statistics.states = len(rows.entries)
             statistics.teacher_calls = teacher.calls
             return WrapperResult(dataclasses.replace(policy, domain=vocabulary.domain.name), statistics,
                                  tuple(verifications), tuple(e.instance.name for e in examples))
-        check = verifications[-1]
-        progress(f"outer {statistics.outer_iterations}: policy fails on {examples[failing].instance.source_name}: "
-                 f"{check.failure.value} after {len(check.witness) - 1} steps")
+        for number in failing:
+            check = verifications[number]
+            progress(f"outer {statistics.outer_iterations}: policy fails on {examples[number].instance.source_name}: "
+                     f"{check.failure.value} after {len(check.witness) - 1} steps")
         subset = _next_subset(statistics.strategy, subset, failing, len(examples))
         if subset is None:
             if statistics.strategy != "S1":
@@ -397,7 +402,8 @@ def _identity(run: _Run, examples: list[_Example], grammar: Grammar, instance_or
             "instance_order": instance_order, "k": run.k, "dead_ends": run.dead_ends is not None,
             "verify_states": run.verify_states, "probe_states": run.probe_states,
             "edge_teacher": None if run.edges is None else run.edges.teacher.planner_name,
-            "edge_alternatives": None if run.edges is None else run.edges.alternatives}
+            "edge_alternatives": None if run.edges is None else run.edges.alternatives,
+            **({"grow_by": run.grow_by} if run.grow_by > 1 else {})}  # absent from checkpoints of one at a time
 
 
 def _checkpoint(run: _Run, identity: dict[str, object], subset: list[int], examples: list[_Example],
@@ -451,16 +457,16 @@ def _row_of(atoms: tuple, number: int, example: _Example, rows: _Rows, checkpoin
 
 
 def _test_on_q(run: _Run, examples: list[_Example],
-               evaluator: PolicyEvaluator) -> tuple[list[Verification], int | None]:
-    """WRAPPER's test on Q: the verifications up to the first failing example and its number
-    (None if all pass). With `run.probe_states`, every example is first verified up to that many
-    states, and a failure found so decides (the first in order): a policy that fails on a large
-    instance within a few steps is not first verified in full on every smaller one. The examples
-    the probe leaves undecided are then verified in full, in order."""
+               evaluator: PolicyEvaluator) -> tuple[list[Verification], list[int]]:
+    """WRAPPER's test on Q: the verifications up to the last failing example found and the failing
+    ones' numbers, the first `run.grow_by` in order (none if all pass). With `run.probe_states`,
+    every example is first verified up to that many states, and failures found so decide: a policy
+    that fails on a large instance within a few steps is not first verified in full on every
+    smaller one. The examples the probe leaves undecided are then verified in full, in order."""
     if run.probe_states is None or run.probe_states >= run.verify_states:
         return _verify_in_order(run, examples, evaluator, run.verify_states, "verification on Q")
     probes, failing = _verify_in_order(run, examples, evaluator, run.probe_states, "probe on Q", limit_decides=False)
-    if failing is not None:
+    if failing:
         return probes, failing
     undecided = [number for number, probe in enumerate(probes) if not probe.solved]
     full, failing = _verify_in_order(run, [examples[n] for n in undecided], evaluator, run.verify_states,
@@ -468,16 +474,17 @@ def _test_on_q(run: _Run, examples: list[_Example],
     verifications = list(probes)
     for number, verification in zip(undecided, full):
         verifications[number] = verification
-    if failing is None:
-        return verifications, None
-    number = undecided[failing]
-    return verifications[:number] + [full[failing]], number
+    if not failing:
+        return verifications, []
+    failing = [undecided[f] for f in failing]
+    return verifications[:failing[-1] + 1], failing
 
 
 def _verify_in_order(run: _Run, examples: list[_Example], evaluator: PolicyEvaluator, max_states: int,
-                     label: str, limit_decides: bool = True) -> tuple[list[Verification], int | None]:
-    """The examples verified in order, each up to `max_states` states, up to the first that fails
-    (its number, or None); a state-limit verdict is a failure only if `limit_decides`. With
+                     label: str, limit_decides: bool = True) -> tuple[list[Verification], list[int]]:
+    """The examples verified in order, each up to `max_states` states, up to the `run.grow_by`-th
+    that fails, and the numbers of those that fail; a state-limit verdict is a failure only if
+    `limit_decides`. With
     `run.jobs` > 1, forked processes verify the examples ahead of the first one not yet known;
     the first failure in order decides as with one, and is verified again here for its witness."""
     global _FORKED
@@ -502,13 +509,16 @@ def _verify_in_order(run: _Run, examples: list[_Example], evaluator: PolicyEvalu
     _FORKED = (run, examples, evaluator, max_states)
     found = verdicts()
     verifications: list[Verification] = []
+    failing: list[int] = []
     try:
         for number, example in enumerate(examples):
             report_status(run.progress, label, number, len(examples), example.instance.source_name)
             verifications.append(next(found))
             if decides(verifications[-1].solved, verifications[-1].failure):
-                return verifications, number
-        return verifications, None
+                failing.append(number)
+                if len(failing) == run.grow_by:
+                    break
+        return verifications, failing
     finally:
         found.close()  # ends the forked verifiers still at work
         _FORKED = None
@@ -550,7 +560,8 @@ def learn_with_settings(instances: Sequence[Instance], vocabulary: Vocabulary, s
                         edge_alternatives=settings.edge_alternatives, instance_order=settings.instance_order,
                         k=settings.k, verify_max_states=settings.verify_states, symmetry=settings.symmetry,
                         verify_jobs=settings.verify_jobs, probe_states=settings.probe_states,
-                        pool_states=settings.pool_states, checkpoint=checkpoint, progress=progress)
+                        pool_states=settings.pool_states, checkpoint=checkpoint, grow_by=settings.grow_by,
+                        progress=progress)
 
 
 class _DeadEnds:
@@ -566,17 +577,17 @@ class _DeadEnds:
         return self._known[state]
 
 
-def _next_subset(strategy: str, subset: list[int], failing: int, count: int) -> list[int] | None:
-    """S1: a single instance, the failing one if beyond the current, else the next one.
-    S2: add the failing instance if it comes before the furthest, else restart from it.
-    grow: add the failing instance (None where it is in the subset already: nothing to add)."""
-    furthest = max(subset)
+def _next_subset(strategy: str, subset: list[int], failing: list[int], count: int) -> list[int] | None:
+    """S1: a single instance, the first failing one if beyond the current, else the next one.
+    S2: add the first failing instance if it comes before the furthest, else restart from it.
+    grow: add the failing instances (None where all are in the subset already: nothing to add)."""
+    furthest, first = max(subset), failing[0]
     if strategy == "S1":
-        following = failing if failing > furthest else furthest + 1
+        following = first if first > furthest else furthest + 1
         return [following] if following < count else None
     if strategy == "grow":
-        return None if failing in subset else sorted(set(subset) | {failing})
-    return sorted(set(subset) | {failing}) if failing < furthest else [failing]
+        return None if set(failing) <= set(subset) else sorted(set(subset) | set(failing))
+    return sorted(set(subset) | {first}) if first < furthest else [first]
 
 
 def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, run: _Run) -> Policy:
