@@ -100,6 +100,11 @@ def test_verify_reports_each_instance(tmp_path):
     renamed = stratpol("verify", policy, "--domain", "gripper", GRIPPER / "instances" / "gripper-4.pddl", "--symmetry")
     assert renamed.returncode == 0, renamed.stderr
     assert renamed.stdout.splitlines()[0] == "gripper-4: solved (22 policy-reachable states up to renaming)"
+    # files verified two at a time: the same verdicts in the same order
+    files = [GRIPPER / "instances" / f"gripper-{n}.pddl" for n in (6, 2, 4)]
+    one, two = (stratpol("verify", policy, "--domain", "gripper", *files, "--json", "--jobs", jobs) for jobs in "12")
+    assert one.returncode == two.returncode == 0 and one.stdout == two.stdout
+    assert [v["instance"] for v in json.loads(two.stdout)["verifications"]] == ["gripper-6", "gripper-2", "gripper-4"]
     broken = tmp_path / "broken.policy"
     broken.write_text("boolean H\n{H} -> {H up}\n")
     run = stratpol("verify", broken, "--domain", "gripper", GRIPPER / "instances" / "gripper-2.pddl")

@@ -6,6 +6,7 @@ to the system when it ends."""
 from __future__ import annotations
 
 import multiprocessing
+import signal
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -19,6 +20,14 @@ class ChildDied(RuntimeError):
         super().__init__(f"{what} ended without a result (exit code {exit_code}; -9 is a kill, as by the system "
                          f"when memory runs out)")
         self.exit_code = exit_code
+
+
+def quiet_worker() -> None:
+    """The initializer of a pool of forked workers: a worker leaves an interrupt to its parent,
+    whose pool ends it with SIGTERM, and that ends it at once, without the parent's handler and
+    its traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def can_fork_here() -> bool:

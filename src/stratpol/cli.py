@@ -155,8 +155,6 @@ def _load_policy(path: str, vocabulary):
 def _verify(args: argparse.Namespace) -> int:
     from stratpol.features import Vocabulary
     from stratpol.features.policy_evaluator import PolicyEvaluator
-    from stratpol.planning.symmetry import canonical_key
-    from stratpol.verification import verify
 
     domain = _domain(args.domain)
     vocabulary = Vocabulary(domain)
@@ -165,22 +163,64 @@ def _verify(args: argparse.Namespace) -> int:
         evaluator = PolicyEvaluator(policy, vocabulary)
     except ValueError as error:
         raise InputError(str(error), args.policy) from None
-    results = []
+    verdicts = []
     with Progress() as progress:
-        for path in args.instances:
-            instance = domain.load_instance(path)
-            canonical = canonical_key(instance) if args.symmetry else None
-            results.append(verify(instance, evaluator.on(instance).compatible_successors,
-                                  max_states=args.max_states, canonical=canonical, progress=progress))
+        for solved, line, data in _verdicts(args, domain, evaluator, progress):
+            verdicts.append((solved, data))
             if not args.json:
-                print(results[-1].describe())
-    solved = sum(result.solved for result in results)
+                print(line, flush=True)
+    solved = sum(solved for solved, _ in verdicts)
     if args.json:
-        _print_json({"policy": args.policy, "domain": domain.name, "solved": solved, "instances": len(results),
-                     "verifications": [result.to_json() for result in results]})
+        _print_json({"policy": args.policy, "domain": domain.name, "solved": solved, "instances": len(verdicts),
+                     "verifications": [data for _, data in verdicts]})
     else:
         print(f"{solved}/{len(args.instances)} instances solved")
     return 0 if solved == len(args.instances) else 1
+
+
+def _verdicts(args: argparse.Namespace, domain, evaluator, progress: Progress):
+    """Per instance file of `args`, in order: solved, the verdict's line and its JSON; with
+    --jobs J > 1, J files are verified at once in forked processes."""
+    import multiprocessing
+
+    from stratpol.child_process import can_fork_here, quiet_worker
+    from stratpol.progress import finish_status, report_status
+
+    global _VERIFYING
+    if args.jobs == 1 or len(args.instances) == 1 or not can_fork_here():
+        for path in args.instances:
+            yield _verify_file(args, domain, evaluator, path, progress)
+        return
+    _VERIFYING = (args, domain, evaluator)
+    try:
+        with multiprocessing.get_context("fork").Pool(args.jobs, initializer=quiet_worker) as pool:
+            for number, verdict in enumerate(pool.imap(_verify_forked, args.instances)):
+                report_status(progress, "verification", number + 1, len(args.instances))
+                yield verdict
+    finally:
+        _VERIFYING = None
+        finish_status(progress, "verification")
+
+
+# what the forked verifiers of `stratpol verify --jobs` read: the arguments, the domain, the policy
+_VERIFYING = None
+
+
+def _verify_forked(path: str):
+    args, domain, evaluator = _VERIFYING
+    return _verify_file(args, domain, evaluator, path, lambda message: None)
+
+
+def _verify_file(args: argparse.Namespace, domain, evaluator, path: str, progress):
+    """The verdict of the policy on one problem file: solved, its line and its JSON."""
+    from stratpol.planning.symmetry import canonical_key
+    from stratpol.verification import verify
+
+    instance = domain.load_instance(path)
+    canonical = canonical_key(instance) if args.symmetry else None
+    result = verify(instance, evaluator.on(instance).compatible_successors, max_states=args.max_states,
+                    canonical=canonical, progress=progress)
+    return result.solved, result.describe(), result.to_json()
 
 
 def _training_instances(args: argparse.Namespace, domain):
@@ -579,6 +619,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="explore one state per renaming of interchangeable objects (objects, or blocks of "
                              "them such as hiking's couples with their persons, that swap without changing "
                              "the static atoms or the goal): same verdicts, fewer states")
+    verify.add_argument("--jobs", type=_positive, default=1, metavar="J",
+                        help="verify J problem files at once, in forked processes (default: 1)")
     verify.add_argument("--json", action="store_true", help="print the verdicts as JSON")
     verify.set_defaults(run=_verify)
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import multiprocessing
-import signal
 import time
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -20,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from stratpol.child_process import can_fork_here
+from stratpol.child_process import can_fork_here, quiet_worker
 from stratpol.errors import InputError
 from stratpol.features import (FeatureTable, Grammar, PoolGeneration, Vocabulary, generate_pool, load_grammar,
                                prune_equivalent)
@@ -497,7 +496,7 @@ def _verify_in_order(run: _Run, examples: list[_Example], evaluator: PolicyEvalu
             for example in examples:
                 yield run.verify(example, evaluator, max_states, run.progress)
             return
-        with multiprocessing.get_context("fork").Pool(run.jobs, initializer=_quiet_worker) as pool:
+        with multiprocessing.get_context("fork").Pool(run.jobs, initializer=quiet_worker) as pool:
             for example, (solved, failure, states, renamed) in zip(examples, pool.imap(_verify_forked,
                                                                                        range(len(examples)))):
                 if decides(solved, failure):  # a witness is made of states, which stay in their process
@@ -527,13 +526,6 @@ def _verify_in_order(run: _Run, examples: list[_Example], evaluator: PolicyEvalu
 
 # what forked verifiers read: the run, its examples, the policy and the state limit
 _FORKED: tuple[_Run, list[_Example], PolicyEvaluator, int] | None = None
-
-
-def _quiet_worker() -> None:
-    """A forked verifier leaves an interrupt to the learner, whose pool ends it with SIGTERM:
-    that ends it at once, without the learner's handler and its traceback."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _verify_forked(number: int) -> tuple[bool, Failure | None, int, bool]:
