@@ -29,8 +29,9 @@ def _learn(gripper, cache, **options):
                         cache_dir=cache / "pools", instance_order="shortest", strategy="grow", **options)
 
 
-def test_a_run_resumed_from_its_checkpoint_learns_what_the_whole_run_learns(gripper, tmp_path):
-    whole = _learn(gripper, tmp_path)
+@pytest.mark.parametrize("keep_repairs", [False, True])
+def test_a_run_resumed_from_its_checkpoint_learns_what_the_whole_run_learns(gripper, tmp_path, keep_repairs):
+    whole = _learn(gripper, tmp_path, keep_repairs=keep_repairs)
     assert whole.statistics.outer_iterations >= 2  # else there is nothing to resume
     checkpoint = tmp_path / "run.checkpoint"
 
@@ -39,16 +40,27 @@ def test_a_run_resumed_from_its_checkpoint_learns_what_the_whole_run_learns(grip
             raise KeyboardInterrupt
 
     with pytest.raises(LearningInterrupted):
-        _learn(gripper, tmp_path, checkpoint=checkpoint, progress=interrupt_after_the_first_checkpoint)
+        _learn(gripper, tmp_path, checkpoint=checkpoint, keep_repairs=keep_repairs,
+               progress=interrupt_after_the_first_checkpoint)
     saved = json.loads(checkpoint.read_text())
     assert saved["outer_iterations"] == 1 and saved["strategy"] == "grow" and len(saved["subset"]) == 2
+    # gripper-1's first policy was repaired in outer 1: a run that keeps repairs keeps them in the file
+    assert bool(saved["repairs"]) == keep_repairs == saved["run"].get("keep_repairs", False)
 
     messages = []
-    resumed = _learn(gripper, tmp_path, checkpoint=checkpoint, progress=messages.append)
+    resumed = _learn(gripper, tmp_path, checkpoint=checkpoint, keep_repairs=keep_repairs, progress=messages.append)
     assert any(m.startswith(f"resumed from {checkpoint}: outer 1 done") for m in messages)
     assert format_policy(resumed.policy) == format_policy(whole.policy)
     assert resumed.statistics.outer_iterations == whole.statistics.outer_iterations
+    assert resumed.statistics.good == whole.statistics.good  # the good transitions of the last GENEX call
     assert [v.solved for v in resumed.verifications] == [v.solved for v in whole.verifications]
+
+
+def test_kept_repairs_carry_into_the_next_outer_iteration(gripper, tmp_path):
+    fresh, kept = (_learn(gripper, tmp_path, keep_repairs=keep) for keep in (False, True))
+    # the teacher's step that repaired gripper-1's first policy is a good transition of the last call too
+    assert kept.statistics.good == fresh.statistics.good + 1
+    assert all(v.solved for v in kept.verifications)
 
 
 def test_a_checkpoint_of_another_run_is_refused_naming_what_differs(gripper, tmp_path):

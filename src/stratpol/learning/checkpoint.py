@@ -1,8 +1,9 @@
 """WRAPPER's progress across outer iterations, in a file, so that a stopped run goes on from it.
 
-Between outer iterations WRAPPER keeps only its strategy, Q' and the example plans Edge
-replanning changed (every example starts again from its plan, and GENEX is seeded), so a run
-resumed from them takes the steps the whole run would have taken. States are written as their
+Between outer iterations WRAPPER keeps only its strategy, Q', the example plans Edge replanning
+changed and, in a run that keeps repairs, the examples' repaired transitions (otherwise every
+example starts again from its plan; GENEX is seeded), so a run resumed from them takes the steps
+the whole run would have taken. States are written as their
 fluent atoms. The file names the run it belongs to (domain, training files, grammar, teacher,
 seed and the choices that change what is learned); resuming another run's file is an error.
 """
@@ -33,6 +34,17 @@ class ChangedPlan:
 
 
 @dataclass(frozen=True)
+class KeptRepairs:
+    """An example's transitions and relevant states after the repairs of a run that keeps them
+    from one outer iteration to the next."""
+
+    example: int  # position in run["instances"]
+    good: tuple[tuple[StateAtoms, StateAtoms], ...]
+    bad: tuple[tuple[StateAtoms, StateAtoms], ...]
+    relevant: tuple[StateAtoms, ...]
+
+
+@dataclass(frozen=True)
 class WrapperCheckpoint:
     """Where a WRAPPER run stands after an outer iteration: the strategy and the training files of
     Q' for the next one, the plans Edge replanning changed, and the iterations done."""
@@ -44,6 +56,7 @@ class WrapperCheckpoint:
     inner_iterations: int
     replanned: int = 0
     changed_plans: tuple[ChangedPlan, ...] = field(default_factory=tuple)
+    repairs: tuple[KeptRepairs, ...] = field(default_factory=tuple)  # where the run keeps them
 
 
 def write_checkpoint(path: Path, checkpoint: WrapperCheckpoint) -> None:
@@ -52,8 +65,10 @@ def write_checkpoint(path: Path, checkpoint: WrapperCheckpoint) -> None:
             "subset": list(checkpoint.subset), "outer_iterations": checkpoint.outer_iterations,
             "inner_iterations": checkpoint.inner_iterations, "replanned": checkpoint.replanned,
             "changed_plans": [{"example": c.example, "plan": [_state_data(s) for s in c.plan],
-                               "replaced": [[_state_data(s), _state_data(t)] for s, t in c.replaced]}
-                              for c in checkpoint.changed_plans]}
+                               "replaced": _pairs_data(c.replaced)}
+                              for c in checkpoint.changed_plans],
+            "repairs": [{"example": r.example, "good": _pairs_data(r.good), "bad": _pairs_data(r.bad),
+                         "relevant": [_state_data(s) for s in r.relevant]} for r in checkpoint.repairs]}
     try:
         write_text_atomically(Path(path), json.dumps(data) + "\n")
     except OSError as error:
@@ -70,12 +85,14 @@ def read_checkpoint(path: Path) -> WrapperCheckpoint | None:
         data = json.loads(path.read_text())
         if data.get("format") != FORMAT:
             raise InputError(f"not a WRAPPER checkpoint (format {data.get('format')!r}, expected {FORMAT})", path)
-        changed = tuple(ChangedPlan(int(c["example"]), tuple(_state(s) for s in c["plan"]),
-                                    tuple((_state(s), _state(t)) for s, t in c["replaced"]))
+        changed = tuple(ChangedPlan(int(c["example"]), tuple(_state(s) for s in c["plan"]), _pairs(c["replaced"]))
                         for c in data.get("changed_plans", []))  # absent: no plan changed
+        repairs = tuple(KeptRepairs(int(r["example"]), _pairs(r["good"]), _pairs(r["bad"]),
+                                    tuple(_state(s) for s in r["relevant"]))
+                        for r in data.get("repairs", []))  # absent: written before repairs could be kept
         checkpoint = WrapperCheckpoint(data["run"], data["strategy"], tuple(int(i) for i in data["subset"]),
                                        int(data["outer_iterations"]), int(data["inner_iterations"]),
-                                       int(data.get("replanned", 0)), changed)
+                                       int(data.get("replanned", 0)), changed, repairs)
     except OSError as error:
         raise InputError(f"cannot read the checkpoint: {error.strerror or error}", path) from None
     except (json.JSONDecodeError, AttributeError, KeyError, TypeError, ValueError) as error:
@@ -93,6 +110,14 @@ def check_run(checkpoint: WrapperCheckpoint, run: dict[str, object], path: Path)
 
 def _state_data(atoms: StateAtoms) -> list[list[str]]:
     return [[predicate, *args] for predicate, args in atoms]
+
+
+def _pairs_data(pairs: tuple[tuple[StateAtoms, StateAtoms], ...]) -> list:
+    return [[_state_data(s), _state_data(t)] for s, t in pairs]
+
+
+def _pairs(data: list) -> tuple[tuple[StateAtoms, StateAtoms], ...]:
+    return tuple((_state(s), _state(t)) for s, t in data)
 
 
 def _state(data: list[list[str]]) -> StateAtoms:

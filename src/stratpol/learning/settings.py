@@ -31,6 +31,9 @@ class LearningSettings:
                               "failing instance joins Q' for good", choices=STRATEGIES)
     grow_by: int = parameter(1, "with strategy grow: how many failing instances each outer iteration adds to Q', "
                              "the first ones WRAPPER's test on Q finds in order (1: one at a time)", at_least(1), "N")
+    keep_repairs: bool = parameter(False, "keep the transitions repairs add (a teacher's step where a policy is not "
+                                   "closed, a step into a dead end) from one outer iteration to the next; off: each "
+                                   "outer iteration starts again from the example plans, as in the paper")
     dead_ends: bool = parameter(False, "find the first dead end a policy walks into in verification, so that a "
                                 "repair marks the transition into it as bad")
     pool_states: int | None = parameter(None, "generate the feature pool on the plans of every k-th instance (by "
@@ -68,6 +71,7 @@ class LearningSettings:
 
     def describe(self) -> str:
         extras = f", up to {self.grow_by} failing instances added to Q' at a time" if self.grow_by > 1 else ""
+        extras += ", repairs kept across outer iterations" if self.keep_repairs else ""
         extras += f", Edge replanning with {self.edge_teacher}" if self.edge_teacher else ""
         extras += f" or up to {self.edge_alternatives} other first steps" if self.edge_teacher and \
             self.edge_alternatives else ""

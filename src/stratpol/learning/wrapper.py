@@ -25,8 +25,8 @@ from stratpol.features import (FeatureTable, Grammar, PoolGeneration, Vocabulary
                                prune_equivalent)
 from stratpol.features.policy_evaluator import PolicyEvaluator
 from stratpol.features.vocabulary import InstanceBridge
-from stratpol.learning.checkpoint import (ChangedPlan, WrapperCheckpoint, check_run, read_checkpoint,
-                                         write_checkpoint)
+from stratpol.learning.checkpoint import (ChangedPlan, KeptRepairs, WrapperCheckpoint, check_run,
+                                         read_checkpoint, write_checkpoint)
 from stratpol.learning.genex import GenexFailure, genex
 from stratpol.learning.hitting_set import LearningExamples, Requirement, build_problem
 from stratpol.learning.projection import projected_policy, transition_values
@@ -162,8 +162,8 @@ class _Rows:
 class _Example:
     """One training instance: its plan, good and bad transitions, relevant states (as rows).
 
-    Each outer iteration starts again from the plan (as the published learner does): repairs
-    made for one Q' do not carry over to the next.
+    Each outer iteration starts again from the plan (as the published learner does), so repairs
+    made for one Q' do not carry over to the next, unless the run keeps them (`keep_repairs`).
     """
 
     instance: Instance
@@ -208,7 +208,7 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
                  strategy: str = "S1", dead_ends: bool = False, edge_teacher: Teacher | None = None,
                  edge_alternatives: int = 0, pool_states: int | None = None, instance_order: str = "longest",
                  k: int = 1, symmetry: bool = False, verify_jobs: int = 1, probe_states: int | None = None,
-                 checkpoint: Path | None = None, grow_by: int = 1,
+                 checkpoint: Path | None = None, grow_by: int = 1, keep_repairs: bool = False,
                  progress: Callable[[str], None] = lambda message: None) -> WrapperResult:
     """Algorithm 2 on the training instances `instances`.
 
@@ -217,7 +217,8 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
     `strategy` "S1" runs S1 and then S2 (the paper), "S2" starts with S2, "grow" adds each
     failing instance to Q' and never drops one (Q' grows by one instance per outer iteration, so
     at most |Q| of them; with `grow_by` > 1, by the first that many failing instances the test on
-    Q finds, in order); `dead_ends` finds the first dead end a policy walks into, whose
+    Q finds, in order; `keep_repairs` keeps the transitions repairs add from one outer iteration
+    to the next instead of starting each from the plans); `dead_ends` finds the first dead end a policy walks into, whose
     transition becomes a bad one (the published --deadends). With
     `edge_teacher`, a good transition that no pool feature can order (an Edge requirement) is
     replaced by that planner's plan from the same state, where its plan steps elsewhere, and GENEX
@@ -251,7 +252,7 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
     edges = None if edge_teacher is None else EdgeReplanning(edge_teacher, edge_alternatives)
     run = _Run(vocabulary, teacher, seed, verify_max_states, deadline, simplify,
                _DeadEnds() if dead_ends else None, edges, k, statistics, progress, symmetry, verify_jobs,
-               probe_states, grow_by, checkpoint, None if checkpoint is None else read_checkpoint(checkpoint))
+               probe_states, grow_by, keep_repairs, checkpoint, None if checkpoint is None else read_checkpoint(checkpoint))
     try:
         return _wrapper(instances, grammar, run, cache_dir, max_outer, pool_states, instance_order)
     except LearningFailure as failure:
@@ -284,6 +285,7 @@ class _Run:
     jobs: int = 1  # training instances verified at once in WRAPPER's test on Q
     probe_states: int | None = None  # the test on Q verifies every instance up to this many states first
     grow_by: int = 1  # failing instances the test on Q looks for (grow adds them all to Q')
+    keep_repairs: bool = False  # the good and bad transitions repairs add stay for the next outer iterations
     checkpoint: Path | None = None  # where WRAPPER keeps its strategy, Q' and changed plans between outer iterations
     resume_from: WrapperCheckpoint | None = None  # what that file held at the start
     last_policy: Policy | None = None
@@ -349,6 +351,7 @@ def _wrapper(instances: Sequence[Instance], grammar: Grammar, run: _Run, cache_d
     examples = []
     for number, ((instance, states), bridge) in enumerate(zip(pending, bridges)):
         examples.append(_Example(instance, bridge, [rows.row(number, bridge, s) for s in states]))
+        examples[-1].restart()
     statistics.instances, statistics.pool = len(examples), len(pool)
     statistics.add_time("pool", started)
     progress(f"feature pool: {len(pool):,} features ({pool.generation.describe()})")
@@ -358,8 +361,9 @@ def _wrapper(instances: Sequence[Instance], grammar: Grammar, run: _Run, cache_d
     outer_limit = max_outer if max_outer is not None else len(examples) + len(examples) ** 2
     while statistics.outer_iterations < outer_limit:
         statistics.outer_iterations += 1
-        for example in examples:
-            example.restart()
+        if not run.keep_repairs:
+            for example in examples:
+                example.restart()
         try:
             policy = _inner_loop(examples, subset, rows, run)
         except LearningFailure as failure:
@@ -402,7 +406,9 @@ def _identity(run: _Run, examples: list[_Example], grammar: Grammar, instance_or
             "verify_states": run.verify_states, "probe_states": run.probe_states,
             "edge_teacher": None if run.edges is None else run.edges.teacher.planner_name,
             "edge_alternatives": None if run.edges is None else run.edges.alternatives,
-            **({"grow_by": run.grow_by} if run.grow_by > 1 else {})}  # absent from checkpoints of one at a time
+            # absent where off, as in the checkpoints written before they were options
+            **({"grow_by": run.grow_by} if run.grow_by > 1 else {}),
+            **({"keep_repairs": True} if run.keep_repairs else {})}
 
 
 def _checkpoint(run: _Run, identity: dict[str, object], subset: list[int], examples: list[_Example],
@@ -411,12 +417,22 @@ def _checkpoint(run: _Run, identity: dict[str, object], subset: list[int], examp
     def atoms(row: int) -> tuple:
         return tuple(sorted(rows.entries[row][1].atoms))
 
-    changed = tuple(ChangedPlan(number, tuple(atoms(r) for r in e.plan),
-                                tuple((atoms(s), atoms(t)) for s, t in sorted(e.replaced)))
+    def pairs(transitions: list[tuple[int, int]]) -> tuple:
+        return tuple((atoms(s), atoms(t)) for s, t in transitions)
+
+    changed = tuple(ChangedPlan(number, tuple(atoms(r) for r in e.plan), pairs(sorted(e.replaced)))
                     for number, e in enumerate(examples) if e.replaced)
+    repaired = tuple(KeptRepairs(number, pairs(e.good), pairs(e.bad), tuple(atoms(r) for r in e.relevant))
+                     for number, e in enumerate(examples) if run.keep_repairs and _repaired(e))
     statistics = run.statistics
     return WrapperCheckpoint(identity, statistics.strategy, tuple(subset), statistics.outer_iterations,
-                             statistics.inner_iterations, statistics.replanned, changed)
+                             statistics.inner_iterations, statistics.replanned, changed, repaired)
+
+
+def _repaired(example: _Example) -> bool:
+    """Whether repairs changed the example since it started from its plan."""
+    return (example.good, example.bad, example.relevant) != (list(zip(example.plan, example.plan[1:])), [],
+                                                            example.plan[:-1])
 
 
 def _resume(run: _Run, identity: dict[str, object], examples: list[_Example], rows: _Rows) -> list[int] | None:
@@ -428,16 +444,23 @@ def _resume(run: _Run, identity: dict[str, object], examples: list[_Example], ro
     check_run(saved, identity, run.checkpoint)
     count = len(examples)
     if (saved.strategy not in STRATEGIES or not saved.subset or not all(0 <= i < count for i in saved.subset)
-            or not all(0 <= c.example < count for c in saved.changed_plans)):
+            or not all(0 <= c.example < count for c in (*saved.changed_plans, *saved.repairs))):
         raise InputError(f"checkpoint with strategy {saved.strategy!r}, Q' {list(saved.subset)} and changed plans "
                          f"{[c.example for c in saved.changed_plans]} does not fit {count} training instances",
                          run.checkpoint)
+    def pairs(number: int, transitions: tuple) -> list[tuple[int, int]]:
+        return [(_row_of(s, number, examples[number], rows, run.checkpoint),
+                 _row_of(t, number, examples[number], rows, run.checkpoint)) for s, t in transitions]
+
     for changed in saved.changed_plans:
         number, example = changed.example, examples[changed.example]
         example.plan = [_row_of(atoms, number, example, rows, run.checkpoint) for atoms in changed.plan]
-        example.replaced = {(_row_of(source, number, example, rows, run.checkpoint),
-                             _row_of(target, number, example, rows, run.checkpoint))
-                            for source, target in changed.replaced}
+        example.replaced = set(pairs(number, changed.replaced))
+        example.restart()
+    for kept in saved.repairs:  # only a run that keeps repairs writes them
+        number, example = kept.example, examples[kept.example]
+        example.good, example.bad = pairs(number, kept.good), pairs(number, kept.bad)
+        example.relevant = [_row_of(atoms, number, example, rows, run.checkpoint) for atoms in kept.relevant]
     statistics = run.statistics
     statistics.strategy, statistics.replanned = saved.strategy, saved.replanned
     statistics.outer_iterations, statistics.inner_iterations = saved.outer_iterations, saved.inner_iterations
@@ -553,7 +576,7 @@ def learn_with_settings(instances: Sequence[Instance], vocabulary: Vocabulary, s
                         k=settings.k, verify_max_states=settings.verify_states, symmetry=settings.symmetry,
                         verify_jobs=settings.verify_jobs, probe_states=settings.probe_states,
                         pool_states=settings.pool_states, checkpoint=checkpoint, grow_by=settings.grow_by,
-                        progress=progress)
+                        keep_repairs=settings.keep_repairs, progress=progress)
 
 
 class _DeadEnds:
