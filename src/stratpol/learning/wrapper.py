@@ -217,9 +217,9 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
     `strategy` "S1" runs S1 and then S2 (the paper), "S2" starts with S2, "grow" adds each
     failing instance to Q' and never drops one (Q' grows by one instance per outer iteration, so
     at most |Q| of them; with `grow_by` > 1, by the first that many failing instances the test on
-    Q finds, in order; `keep_repairs` keeps the transitions repairs add from one outer iteration
-    to the next instead of starting each from the plans); `dead_ends` finds the first dead end a policy walks into, whose
-    transition becomes a bad one (the published --deadends). With
+    Q finds, in order). `keep_repairs` keeps the transitions repairs add from one outer iteration
+    to the next instead of starting each from the plans. `dead_ends` finds the first dead end a
+    policy walks into, whose transition becomes a bad one (the published --deadends). With
     `edge_teacher`, a good transition that no pool feature can order (an Edge requirement) is
     replaced by that planner's plan from the same state, where its plan steps elsewhere, and GENEX
     runs again; without it, or where it takes the same step, learning fails (the paper's Edge).
@@ -252,7 +252,8 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
     edges = None if edge_teacher is None else EdgeReplanning(edge_teacher, edge_alternatives)
     run = _Run(vocabulary, teacher, seed, verify_max_states, deadline, simplify,
                _DeadEnds() if dead_ends else None, edges, k, statistics, progress, symmetry, verify_jobs,
-               probe_states, grow_by, keep_repairs, checkpoint, None if checkpoint is None else read_checkpoint(checkpoint))
+               probe_states, grow_by, keep_repairs, checkpoint,
+               None if checkpoint is None else read_checkpoint(checkpoint))
     try:
         return _wrapper(instances, grammar, run, cache_dir, max_outer, pool_states, instance_order)
     except LearningFailure as failure:
@@ -448,6 +449,7 @@ def _resume(run: _Run, identity: dict[str, object], examples: list[_Example], ro
         raise InputError(f"checkpoint with strategy {saved.strategy!r}, Q' {list(saved.subset)} and changed plans "
                          f"{[c.example for c in saved.changed_plans]} does not fit {count} training instances",
                          run.checkpoint)
+
     def pairs(number: int, transitions: tuple) -> list[tuple[int, int]]:
         return [(_row_of(s, number, examples[number], rows, run.checkpoint),
                  _row_of(t, number, examples[number], rows, run.checkpoint)) for s, t in transitions]
@@ -506,9 +508,9 @@ def _verify_in_order(run: _Run, examples: list[_Example], evaluator: PolicyEvalu
                      label: str, limit_decides: bool = True) -> tuple[list[Verification], list[int]]:
     """The examples verified in order, each up to `max_states` states, up to the `run.grow_by`-th
     that fails, and the numbers of those that fail; a state-limit verdict is a failure only if
-    `limit_decides`. With
-    `run.jobs` > 1, forked processes verify the examples ahead of the first one not yet known;
-    the first failure in order decides as with one, and is verified again here for its witness."""
+    `limit_decides`. With `run.jobs` > 1, forked processes verify the examples ahead of the first
+    one not yet known; the failures in order decide as with one, and each is verified again here
+    for its witness."""
     global _FORKED
 
     def decides(solved: bool, failure: Failure | None) -> bool:
