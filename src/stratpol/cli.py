@@ -7,7 +7,7 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from stratpol import __version__
@@ -178,7 +178,7 @@ def _verify(args: argparse.Namespace) -> int:
     return 0 if solved == len(args.instances) else 1
 
 
-def _verdicts(args: argparse.Namespace, domain, evaluator, progress: Progress):
+def _verdicts(args: argparse.Namespace, domain, evaluator, progress: Progress) -> Iterator[tuple[bool, str, dict]]:
     """Per instance file of `args`, in order: solved, the verdict's line and its JSON; with
     --jobs J > 1, J files are verified at once in forked processes."""
     import multiprocessing
@@ -206,12 +206,13 @@ def _verdicts(args: argparse.Namespace, domain, evaluator, progress: Progress):
 _VERIFYING = None
 
 
-def _verify_forked(path: str):
+def _verify_forked(path: str) -> tuple[bool, str, dict]:
     args, domain, evaluator = _VERIFYING
     return _verify_file(args, domain, evaluator, path, lambda message: None)
 
 
-def _verify_file(args: argparse.Namespace, domain, evaluator, path: str, progress):
+def _verify_file(args: argparse.Namespace, domain, evaluator, path: str,
+                 progress: Callable[[str], None]) -> tuple[bool, str, dict]:
     """The verdict of the policy on one problem file: solved, its line and its JSON."""
     from stratpol.planning.symmetry import canonical_key
     from stratpol.verification import verify

@@ -3,9 +3,9 @@
 Between outer iterations WRAPPER keeps only its strategy, Q', the example plans Edge replanning
 changed and, in a run that keeps repairs, the examples' repaired transitions (otherwise every
 example starts again from its plan; GENEX is seeded), so a run resumed from them takes the steps
-the whole run would have taken. States are written as their
-fluent atoms. The file names the run it belongs to (domain, training files, grammar, teacher,
-seed and the choices that change what is learned); resuming another run's file is an error.
+the whole run would have taken. States are written as their fluent atoms. The file names the
+run it belongs to (domain, training files, grammar, teacher, seed and the choices that change
+what is learned); resuming another run's file is an error.
 """
 
 from __future__ import annotations
