@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import signal
 import time
 
 import pytest
 
-from stratpol.child_process import ChildDied, call_in_child
+from stratpol.child_process import ChildDied, call_in_child, in_forked_workers
 
 
 def test_the_result_and_the_exception_of_the_child_come_back():
@@ -29,3 +30,13 @@ def test_a_child_past_its_deadline_is_killed_and_a_dead_child_is_one_error():
 
 def _killed() -> None:
     os.kill(os.getpid(), signal.SIGKILL)  # as the system kills a process out of memory
+
+
+def test_forked_workers_return_in_order_what_the_function_computes_in_them():
+    squares = list(in_forked_workers(lambda n: (n * n, os.getpid()), 20, jobs=2))
+    assert [square for square, _ in squares] == [n * n for n in range(20)]
+    assert os.getpid() not in {pid for _, pid in squares}  # computed in the workers, not here
+    early = in_forked_workers(lambda n: n, 1000, jobs=2)
+    assert next(early) == 0
+    early.close()  # the workers still at work end with it
+    assert not multiprocessing.active_children()

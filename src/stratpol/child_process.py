@@ -8,8 +8,10 @@ from __future__ import annotations
 import multiprocessing
 import signal
 import threading
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 class ChildDied(RuntimeError):
@@ -22,10 +24,30 @@ class ChildDied(RuntimeError):
         self.exit_code = exit_code
 
 
-def quiet_worker() -> None:
-    """The initializer of a pool of forked workers: a worker leaves an interrupt to its parent,
-    whose pool ends it with SIGTERM, and that ends it at once, without the parent's handler and
-    its traceback."""
+def in_forked_workers(function: Callable[[int], T], count: int, jobs: int) -> Iterator[T]:
+    """function(0), ..., function(count - 1), computed `jobs` at a time by forked workers and
+    yielded in order. The workers inherit `function` and what it reads (nothing is pickled on the
+    way in; the results come back pickled), leave an interrupt to this process, and end when the
+    iteration does (closing it early ends those still at work). One such iteration at a time."""
+    global _FORKED_FUNCTION
+    _FORKED_FUNCTION = function
+    try:
+        with multiprocessing.get_context("fork").Pool(jobs, initializer=_quiet_worker) as pool:
+            yield from pool.imap(_call_forked, range(count))
+    finally:
+        _FORKED_FUNCTION = None
+
+
+_FORKED_FUNCTION: Callable[[int], Any] | None = None  # what the workers of in_forked_workers call
+
+
+def _call_forked(number: int) -> Any:
+    return _FORKED_FUNCTION(number)
+
+
+def _quiet_worker() -> None:
+    """A forked worker leaves an interrupt to its parent, whose pool ends it with SIGTERM: that
+    ends it at once, without the parent's handler and its traceback."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 

@@ -181,38 +181,26 @@ def _verify(args: argparse.Namespace) -> int:
 def _verdicts(args: argparse.Namespace, domain, evaluator, progress: Progress) -> Iterator[tuple[bool, str, dict]]:
     """Per instance file of `args`, in order: solved, the verdict's line and its JSON; with
     --jobs J > 1, J files are verified at once in forked processes."""
-    import multiprocessing
-
-    from stratpol.child_process import can_fork_here, quiet_worker
+    from stratpol.child_process import can_fork_here, in_forked_workers
     from stratpol.progress import finish_status, report_status
 
-    global _VERIFYING
     if args.jobs == 1 or len(args.instances) == 1 or not can_fork_here():
         for path in args.instances:
             yield _verify_file(args, domain, evaluator, path, progress)
         return
-    _VERIFYING = (args, domain, evaluator)
+    verdicts = in_forked_workers(lambda number: _verify_file(args, domain, evaluator, args.instances[number]),
+                                 len(args.instances), args.jobs)
     try:
-        with multiprocessing.get_context("fork").Pool(args.jobs, initializer=quiet_worker) as pool:
-            for number, verdict in enumerate(pool.imap(_verify_forked, args.instances)):
-                report_status(progress, "verification", number + 1, len(args.instances))
-                yield verdict
+        for number, verdict in enumerate(verdicts):
+            report_status(progress, "verification", number + 1, len(args.instances))
+            yield verdict
     finally:
-        _VERIFYING = None
+        verdicts.close()
         finish_status(progress, "verification")
 
 
-# what the forked verifiers of `stratpol verify --jobs` read: the arguments, the domain, the policy
-_VERIFYING = None
-
-
-def _verify_forked(path: str) -> tuple[bool, str, dict]:
-    args, domain, evaluator = _VERIFYING
-    return _verify_file(args, domain, evaluator, path, lambda message: None)
-
-
 def _verify_file(args: argparse.Namespace, domain, evaluator, path: str,
-                 progress: Callable[[str], None]) -> tuple[bool, str, dict]:
+                 progress: Callable[[str], None] = lambda message: None) -> tuple[bool, str, dict]:
     """The verdict of the policy on one problem file: solved, its line and its JSON."""
     from stratpol.planning.symmetry import canonical_key
     from stratpol.verification import verify

@@ -11,7 +11,6 @@ the strategy "grow" (not the paper's) adds each failing instance to Q'.
 from __future__ import annotations
 
 import dataclasses
-import multiprocessing
 import time
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -19,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from stratpol.child_process import can_fork_here, quiet_worker
+from stratpol.child_process import can_fork_here, in_forked_workers
 from stratpol.errors import InputError
 from stratpol.features import (FeatureTable, Grammar, PoolGeneration, Vocabulary, generate_pool, load_grammar,
                                prune_equivalent)
@@ -175,7 +174,14 @@ class _Example:
     replaced: set[tuple[int, int]] = field(default_factory=set)  # transitions Edge replanning took out
 
     def restart(self) -> None:
-        self.good, self.bad, self.relevant = list(zip(self.plan, self.plan[1:])), [], self.plan[:-1]
+        self.good, self.bad, self.relevant = self._from_plan()
+
+    def repaired(self) -> bool:
+        """Whether repairs changed the example since it started again from its plan."""
+        return (self.good, self.bad, self.relevant) != self._from_plan()
+
+    def _from_plan(self) -> tuple[list[tuple[int, int]], list[tuple[int, int]], list[int]]:
+        return list(zip(self.plan, self.plan[1:])), [], self.plan[:-1]
 
     def replace_transition(self, source: int, target: int, path: list[int]) -> bool:
         """Replace the good transition (source, target) by the transitions of `path`, another plan
@@ -424,16 +430,10 @@ def _checkpoint(run: _Run, identity: dict[str, object], subset: list[int], examp
     changed = tuple(ChangedPlan(number, tuple(atoms(r) for r in e.plan), pairs(sorted(e.replaced)))
                     for number, e in enumerate(examples) if e.replaced)
     repaired = tuple(KeptRepairs(number, pairs(e.good), pairs(e.bad), tuple(atoms(r) for r in e.relevant))
-                     for number, e in enumerate(examples) if run.keep_repairs and _repaired(e))
+                     for number, e in enumerate(examples) if run.keep_repairs and e.repaired())
     statistics = run.statistics
     return WrapperCheckpoint(identity, statistics.strategy, tuple(subset), statistics.outer_iterations,
                              statistics.inner_iterations, statistics.replanned, changed, repaired)
-
-
-def _repaired(example: _Example) -> bool:
-    """Whether repairs changed the example since it started from its plan."""
-    return (example.good, example.bad, example.relevant) != (list(zip(example.plan, example.plan[1:])), [],
-                                                            example.plan[:-1])
 
 
 def _resume(run: _Run, identity: dict[str, object], examples: list[_Example], rows: _Rows) -> list[int] | None:
@@ -446,8 +446,9 @@ def _resume(run: _Run, identity: dict[str, object], examples: list[_Example], ro
     count = len(examples)
     if (saved.strategy not in STRATEGIES or not saved.subset or not all(0 <= i < count for i in saved.subset)
             or not all(0 <= c.example < count for c in (*saved.changed_plans, *saved.repairs))):
-        raise InputError(f"checkpoint with strategy {saved.strategy!r}, Q' {list(saved.subset)} and changed plans "
-                         f"{[c.example for c in saved.changed_plans]} does not fit {count} training instances",
+        raise InputError(f"checkpoint with strategy {saved.strategy!r}, Q' {list(saved.subset)}, changed plans "
+                         f"{[c.example for c in saved.changed_plans]} and repairs "
+                         f"{[r.example for r in saved.repairs]} does not fit {count} training instances",
                          run.checkpoint)
 
     def pairs(number: int, transitions: tuple) -> list[tuple[int, int]]:
@@ -511,8 +512,6 @@ def _verify_in_order(run: _Run, examples: list[_Example], evaluator: PolicyEvalu
     `limit_decides`. With `run.jobs` > 1, forked processes verify the examples ahead of the first
     one not yet known; the failures in order decide as with one, and each is verified again here
     for its witness."""
-    global _FORKED
-
     def decides(solved: bool, failure: Failure | None) -> bool:
         return not solved and (limit_decides or failure is not Failure.LIMIT)
 
@@ -521,16 +520,21 @@ def _verify_in_order(run: _Run, examples: list[_Example], evaluator: PolicyEvalu
             for example in examples:
                 yield run.verify(example, evaluator, max_states, run.progress)
             return
-        with multiprocessing.get_context("fork").Pool(run.jobs, initializer=quiet_worker) as pool:
-            for example, (solved, failure, states, renamed) in zip(examples, pool.imap(_verify_forked,
-                                                                                       range(len(examples)))):
+        def summary(number: int) -> tuple[bool, Failure | None, int, bool]:
+            result = run.verify(examples[number], evaluator, max_states)
+            return result.solved, result.failure, result.states, result.renamed
+
+        summaries = in_forked_workers(summary, len(examples), run.jobs)
+        try:
+            for example, (solved, failure, states, renamed) in zip(examples, summaries):
                 if decides(solved, failure):  # a witness is made of states, which stay in their process
                     yield run.verify(example, evaluator, max_states)
                 else:
                     witness = () if solved else (example.instance.initial_state,)  # undecided: verified again
                     yield Verification(example.instance.name, solved, failure, witness, states, renamed)
+        finally:
+            summaries.close()  # ends the forked verifiers still at work
 
-    _FORKED = (run, examples, evaluator, max_states)
     found = verdicts()
     verifications: list[Verification] = []
     failing: list[int] = []
@@ -544,19 +548,8 @@ def _verify_in_order(run: _Run, examples: list[_Example], evaluator: PolicyEvalu
                     break
         return verifications, failing
     finally:
-        found.close()  # ends the forked verifiers still at work
-        _FORKED = None
+        found.close()
         finish_status(run.progress, label)
-
-
-# what forked verifiers read: the run, its examples, the policy and the state limit
-_FORKED: tuple[_Run, list[_Example], PolicyEvaluator, int] | None = None
-
-
-def _verify_forked(number: int) -> tuple[bool, Failure | None, int, bool]:
-    run, examples, evaluator, max_states = _FORKED
-    result = run.verify(examples[number], evaluator, max_states)
-    return result.solved, result.failure, result.states, result.renamed
 
 
 def learn_with_settings(instances: Sequence[Instance], vocabulary: Vocabulary, settings: LearningSettings,
