@@ -94,17 +94,29 @@ def test_verify_reports_each_instance(tmp_path):
     run = stratpol("verify", policy, "--domain", "gripper", GRIPPER / "instances" / "gripper-2.pddl",
                    GRIPPER / "instances" / "gripper-4.pddl")
     assert run.returncode == 0, run.stderr
-    assert run.stdout.splitlines() == ["gripper-2: solved (26 policy-reachable states)",
-                                       "gripper-4: solved (254 policy-reachable states)", "2/2 instances solved"]
+    assert run.stdout.splitlines() == ["gripper-2.pddl: solved (26 policy-reachable states)",
+                                       "gripper-4.pddl: solved (254 policy-reachable states)", "2/2 instances solved"]
     # balls and grippers are interchangeable: one state per renaming
     renamed = stratpol("verify", policy, "--domain", "gripper", GRIPPER / "instances" / "gripper-4.pddl", "--symmetry")
     assert renamed.returncode == 0, renamed.stderr
-    assert renamed.stdout.splitlines()[0] == "gripper-4: solved (22 policy-reachable states up to renaming)"
+    assert renamed.stdout.splitlines()[0] == "gripper-4.pddl: solved (22 policy-reachable states up to renaming)"
     # files verified two at a time: the same verdicts in the same order
     files = [GRIPPER / "instances" / f"gripper-{n}.pddl" for n in (6, 2, 4)]
     one, two = (stratpol("verify", policy, "--domain", "gripper", *files, "--json", "--jobs", jobs) for jobs in "12")
     assert one.returncode == two.returncode == 0 and one.stdout == two.stdout
-    assert [v["instance"] for v in json.loads(two.stdout)["verifications"]] == ["gripper-6", "gripper-2", "gripper-4"]
+    assert [v["instance"] for v in json.loads(two.stdout)["verifications"]] == [
+        "gripper-6.pddl", "gripper-2.pddl", "gripper-4.pddl"]
+    # a file that is a renaming of an earlier one gets its verdict, with one job or two
+    copy = tmp_path / "copy.pddl"
+    copy.write_text((GRIPPER / "instances" / "gripper-2.pddl").read_text().replace("ball1", "orb"))
+    for jobs in "12":
+        distinct = stratpol("verify", policy, "--domain", "gripper", files[1], copy, files[2], "--distinct-instances",
+                            "--jobs", jobs)
+        assert distinct.returncode == 0, distinct.stderr
+        assert distinct.stdout.splitlines() == [
+            "gripper-2.pddl: solved (26 policy-reachable states)",
+            "copy.pddl: solved, as gripper-2.pddl (a renaming of it)",
+            "gripper-4.pddl: solved (254 policy-reachable states)", "3/3 instances solved"]
     broken = tmp_path / "broken.policy"
     broken.write_text("boolean H\n{H} -> {H up}\n")
     run = stratpol("verify", broken, "--domain", "gripper", GRIPPER / "instances" / "gripper-2.pddl")

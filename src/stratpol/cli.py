@@ -180,23 +180,44 @@ def _verify(args: argparse.Namespace) -> int:
 
 def _verdicts(args: argparse.Namespace, domain, evaluator, progress: Progress) -> Iterator[tuple[bool, str, dict]]:
     """Per instance file of `args`, in order: solved, the verdict's line and its JSON; with
-    --jobs J > 1, J files are verified at once in forked processes."""
+    --jobs J > 1, J files are verified at once in forked processes; with --distinct-instances, a
+    file that is a renaming of an earlier one gets that one's verdict."""
     from stratpol.child_process import can_fork_here, in_forked_workers
     from stratpol.progress import finish_status, report_status
 
-    if args.jobs == 1 or len(args.instances) == 1 or not can_fork_here():
-        for path in args.instances:
-            yield _verify_file(args, domain, evaluator, path, progress)
-        return
-    verdicts = in_forked_workers(lambda number: _verify_file(args, domain, evaluator, args.instances[number]),
-                                 len(args.instances), args.jobs)
+    files = args.instances
+    firsts = _first_renamings(files, domain) if args.distinct_instances else list(range(len(files)))
+    distinct = [number for number, first in enumerate(firsts) if first == number]
+    forked = args.jobs > 1 and len(distinct) > 1 and can_fork_here()
+    if not forked:
+        verdicts = (_verify_file(args, domain, evaluator, files[number], progress) for number in distinct)
+    else:
+        verdicts = in_forked_workers(lambda n: _verify_file(args, domain, evaluator, files[distinct[n]]),
+                                     len(distinct), args.jobs)
+    known: dict[int, tuple[bool, str, dict]] = {}
     try:
-        for number, verdict in enumerate(verdicts):
-            report_status(progress, "verification", number + 1, len(args.instances))
-            yield verdict
+        for number, first in enumerate(firsts):
+            if first == number:
+                if forked:
+                    report_status(progress, "verification", len(known) + 1, len(distinct))
+                known[number] = next(verdicts)
+                yield known[number]
+                continue
+            solved, _, data = known[first]
+            name = os.path.basename(files[number])
+            yield solved, f"{name}: {'solved' if solved else 'not solved'}, as {data['instance']} (a renaming of it)", \
+                {**data, "instance": name, "renaming_of": data["instance"]}
     finally:
         verdicts.close()
-        finish_status(progress, "verification")
+        if forked:
+            finish_status(progress, "verification")
+
+
+def _first_renamings(files: list[str], domain) -> list[int]:
+    """For each problem file, the first of `files` it is a renaming of (itself where none is)."""
+    from stratpol.planning.isomorphism import first_renamings
+
+    return first_renamings([domain.load_instance(path) for path in files])
 
 
 def _verify_file(args: argparse.Namespace, domain, evaluator, path: str,
@@ -278,7 +299,9 @@ def _learn(args: argparse.Namespace) -> int:
         _print_certificate(result.policy)
         print()
         print(result.statistics.describe())
-        print(f"# verified on all {len(result.verifications)} training instances")
+        renamed = result.statistics.renamed
+        print(f"# verified on all {len(result.verifications)} training instances"
+              + (f" (and so on {renamed} renamings of them)" if renamed else ""))
     if args.out:
         write_policy_files(args.out, result.policy, vocabulary.factory)
     return 0
@@ -608,6 +631,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="explore one state per renaming of interchangeable objects (objects, or blocks of "
                              "them such as hiking's couples with their persons, that swap without changing "
                              "the static atoms or the goal): same verdicts, fewer states")
+    verify.add_argument("--distinct-instances", action="store_true",
+                        help="verify one file per class of files that are renamings of each other (the same "
+                             "objects, initial state and goal up to the objects' names); the others get its "
+                             "verdict")
     verify.add_argument("--jobs", type=_positive, default=1, metavar="J",
                         help="verify J problem files at once, in forked processes (default: 1)")
     verify.add_argument("--json", action="store_true", help="print the verdicts as JSON")

@@ -96,7 +96,7 @@ def verify(instance: Instance, compatible: CompatibleSuccessors, max_states: int
             first_dead = _first_dead_end(witness, is_dead_end, known_dead=failure is Failure.DEAD_END)
             if first_dead is not None:
                 failure, witness = Failure.DEAD_END, witness[:first_dead + 1]
-        return Verification(instance.name, False, failure, witness, len(done) + len(on_path), canonical is not None)
+        return Verification(instance.source_name, False, failure, witness, len(done) + len(on_path), canonical is not None)
 
     stage, steps = f"verifying {instance.name}, states", 0
     try:
@@ -127,7 +127,7 @@ def verify(instance: Instance, compatible: CompatibleSuccessors, max_states: int
                 path.pop()
         if failure is not None:
             return failure
-        return Verification(instance.name, True, None, (), len(done), canonical is not None)
+        return Verification(instance.source_name, True, None, (), len(done), canonical is not None)
     finally:
         finish_status(progress, stage)
 

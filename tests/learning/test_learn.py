@@ -174,3 +174,27 @@ def test_an_interrupted_learner_hands_over_the_last_policy_genex_found(tmp_path)
                      instance_order="shortest", progress=interrupt_at_the_first_failure)
     last = interrupted.value.last_policy
     assert isinstance(interrupted.value, KeyboardInterrupt) and last is not None and last.domain == "gripper"
+
+
+def test_renamed_copies_of_training_instances_are_left_out_and_the_policy_is_the_same(learned, tmp_path):
+    folder, vocabulary, _ = learned
+    texts = [folder.generator(balls=n) for n in (1, 2, 3, 4)]
+    copies = [texts[1].replace("ball1", "orb").replace("rooma", "kitchen"), texts[2].replace("left", "hand")]
+    teacher = Teacher("siw", cache_dir=tmp_path / "plans")
+
+    def learned_on(given, **options):
+        instances = [folder.domain.instance_from_text(t) for t in given]
+        return learn_policy(instances, vocabulary, load_grammar("default"), teacher, cache_dir=tmp_path / "pools",
+                            instance_order="shortest", strategy="grow", **options)
+
+    alone = learned_on(texts)
+    # the copies are in the pool's plans, so the pool of the run with them is another one
+    with_copies = learned_on(texts + copies, distinct_instances=True)
+    assert with_copies.statistics.renamed == 2 and with_copies.statistics.instances == 4
+    assert [v.instance for v in with_copies.verifications] == ["gripper-1", "gripper-2", "gripper-3", "gripper-4"]
+    assert all(v.solved for v in with_copies.verifications)
+    assert with_copies.statistics.outer_iterations == alone.statistics.outer_iterations
+    evaluator = PolicyEvaluator(with_copies.policy, vocabulary)
+    for text in copies:  # the copies left out are solved too
+        instance = folder.domain.instance_from_text(text)
+        assert verify(instance, evaluator.on(instance).compatible_successors).solved

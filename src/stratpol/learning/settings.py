@@ -59,6 +59,9 @@ class LearningSettings:
     symmetry: bool = parameter(False, "verify one state per renaming of interchangeable objects (objects, or "
                                "blocks of them, that swap without changing the static atoms or the goal): "
                                "same verdicts, fewer states")
+    distinct_instances: bool = parameter(False, "learn and verify on one training instance per class of instances "
+                                         "that are renamings of each other (the same objects, initial state and "
+                                         "goal up to the objects' names): the copies get their class's verdicts")
     instance_order: str = parameter("longest", "the order of the training instances for S1, S2 and verification: "
                                     "longest teacher plan first (the paper) or shortest first",
                                     choices=INSTANCE_ORDERS)
@@ -81,6 +84,7 @@ class LearningSettings:
         extras += f", verification up to {self.verify_states:,} states" if self.verify_states != VERIFY_STATES else ""
         extras += f", probes of {self.probe_states:,} states on Q" if self.probe_states else ""
         extras += ", verification over renamings" if self.symmetry else ""
+        extras += ", one instance per class of renamed instances" if self.distinct_instances else ""
         extras += f", {self.verify_jobs} verifications at once" if self.verify_jobs > 1 else ""
         return (f"grammar {self.grammar}, teacher {self.teacher}, strategy {self.strategy}, "
                 f"dead-end tests {'on' if self.dead_ends else 'off'}{extras}")

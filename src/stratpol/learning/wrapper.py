@@ -34,6 +34,7 @@ from stratpol.learning.simplification import simplify_policy
 from stratpol.learning.teacher import Teacher
 from stratpol.planning import Instance, State
 from stratpol.planning.dead_ends import Solvability, is_dead_end
+from stratpol.planning.isomorphism import first_renamings
 from stratpol.planning.symmetry import canonical_key
 from stratpol.policy import Policy
 from stratpol.policy.text import format_policy, format_rule
@@ -82,6 +83,7 @@ class LearningStatistics:
     last_inner: int = 0  # Inner*
     teacher_calls: int = 0
     replanned: int = 0  # good transitions of Edge requirements replaced by the Edge teacher's plans
+    renamed: int = 0  # instances left out as renamings of others (their verdicts are those of the others)
     seconds: dict[str, float] = field(default_factory=dict)
 
     def add_time(self, phase: str, started: float) -> None:
@@ -94,6 +96,7 @@ class LearningStatistics:
     def describe(self) -> str:
         """Two comment lines: the counts of Table 1, then the seconds per phase."""
         dropped = f" ({self.dropped} without a teacher plan dropped)" if self.dropped else ""
+        dropped += f" ({self.renamed} renamings of these left out)" if self.renamed else ""
         replanned = f", {self.replanned} Edge transitions replanned" if self.replanned else ""
         phases = ", ".join(f"{phase} {seconds:.2f} s" for phase, seconds in self.seconds.items())
         return (f"# {self.instances} instances{dropped}, {self.states:,} states, pool {self.pool:,} features "
@@ -215,6 +218,7 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
                  edge_alternatives: int = 0, pool_states: int | None = None, instance_order: str = "longest",
                  k: int = 1, symmetry: bool = False, verify_jobs: int = 1, probe_states: int | None = None,
                  checkpoint: Path | None = None, grow_by: int = 1, keep_repairs: bool = False,
+                 distinct_instances: bool = False,
                  progress: Callable[[str], None] = lambda message: None) -> WrapperResult:
     """Algorithm 2 on the training instances `instances`.
 
@@ -243,6 +247,8 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
     policy is tested on all of them (the first failure in order decides, as with one).
     `probe_states` first verifies every instance up to that many states, and a failure found so
     decides: the failing instance may then be a later one than without it.
+    `distinct_instances` keeps, of the instances that are renamings of each other
+    (`stratpol.planning.isomorphism`), the first in WRAPPER's order: the others get its verdicts.
     `checkpoint`: a file WRAPPER writes its strategy, Q' and the plans Edge replanning changed to
     after each outer iteration; read before any work, it is where a run with the same settings
     starts (`stratpol.learning.checkpoint`).
@@ -258,7 +264,7 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
     edges = None if edge_teacher is None else EdgeReplanning(edge_teacher, edge_alternatives)
     run = _Run(vocabulary, teacher, seed, verify_max_states, deadline, simplify,
                _DeadEnds() if dead_ends else None, edges, k, statistics, progress, symmetry, verify_jobs,
-               probe_states, grow_by, keep_repairs, checkpoint,
+               probe_states, grow_by, keep_repairs, distinct_instances, checkpoint,
                None if checkpoint is None else read_checkpoint(checkpoint))
     try:
         return _wrapper(instances, grammar, run, cache_dir, max_outer, pool_states, instance_order)
@@ -293,6 +299,7 @@ class _Run:
     probe_states: int | None = None  # the test on Q verifies every instance up to this many states first
     grow_by: int = 1  # failing instances the test on Q looks for (grow adds them all to Q')
     keep_repairs: bool = False  # the good and bad transitions repairs add stay for the next outer iterations
+    distinct_instances: bool = False  # one instance per class of renamings of each other
     checkpoint: Path | None = None  # where WRAPPER keeps its strategy, Q' and changed plans between outer iterations
     resume_from: WrapperCheckpoint | None = None  # what that file held at the start
     last_policy: Policy | None = None
@@ -354,6 +361,11 @@ def _wrapper(instances: Sequence[Instance], grammar: Grammar, run: _Run, cache_d
     if instance_order == "shortest":  # after the pool, so that it is the same pool in either order
         shortest = sorted(range(len(pending)), key=lambda i: (len(pending[i][1]), pending[i][0].source_name))
         pending, bridges = [pending[i] for i in shortest], [bridges[i] for i in shortest]
+    if run.distinct_instances:  # after the order, so that each class keeps its first instance in it
+        firsts = first_renamings([instance for instance, _ in pending])
+        kept = [number for number, first in enumerate(firsts) if first == number]
+        statistics.renamed = len(pending) - len(kept)
+        pending, bridges = [pending[i] for i in kept], [bridges[i] for i in kept]
     rows = _Rows(pool)
     examples = []
     for number, ((instance, states), bridge) in enumerate(zip(pending, bridges)):
@@ -362,6 +374,9 @@ def _wrapper(instances: Sequence[Instance], grammar: Grammar, run: _Run, cache_d
     statistics.instances, statistics.pool = len(examples), len(pool)
     statistics.add_time("pool", started)
     progress(f"feature pool: {len(pool):,} features ({pool.generation.describe()})")
+    if statistics.renamed:
+        progress(f"renamed instances: {statistics.renamed} are renamings of others, WRAPPER works on the other "
+                 f"{len(examples)}")
 
     identity = _identity(run, examples, grammar, instance_order, len(pool))
     subset = _resume(run, identity, examples, rows) or [0]
@@ -415,7 +430,8 @@ def _identity(run: _Run, examples: list[_Example], grammar: Grammar, instance_or
             "edge_alternatives": None if run.edges is None else run.edges.alternatives,
             # absent where off, as in the checkpoints written before they were options
             **({"grow_by": run.grow_by} if run.grow_by > 1 else {}),
-            **({"keep_repairs": True} if run.keep_repairs else {})}
+            **({"keep_repairs": True} if run.keep_repairs else {}),
+            **({"distinct_instances": True} if run.distinct_instances else {})}
 
 
 def _checkpoint(run: _Run, identity: dict[str, object], subset: list[int], examples: list[_Example],
@@ -531,7 +547,7 @@ def _verify_in_order(run: _Run, examples: list[_Example], evaluator: PolicyEvalu
                     yield run.verify(example, evaluator, max_states)
                 else:
                     witness = () if solved else (example.instance.initial_state,)  # undecided: verified again
-                    yield Verification(example.instance.name, solved, failure, witness, states, renamed)
+                    yield Verification(example.instance.source_name, solved, failure, witness, states, renamed)
         finally:
             summaries.close()  # ends the forked verifiers still at work
 
@@ -571,7 +587,8 @@ def learn_with_settings(instances: Sequence[Instance], vocabulary: Vocabulary, s
                         k=settings.k, verify_max_states=settings.verify_states, symmetry=settings.symmetry,
                         verify_jobs=settings.verify_jobs, probe_states=settings.probe_states,
                         pool_states=settings.pool_states, checkpoint=checkpoint, grow_by=settings.grow_by,
-                        keep_repairs=settings.keep_repairs, progress=progress)
+                        keep_repairs=settings.keep_repairs, distinct_instances=settings.distinct_instances,
+                        progress=progress)
 
 
 class _DeadEnds:
