@@ -10,7 +10,7 @@ import pytest
 from stratpol.errors import InputError
 from stratpol.features import Vocabulary, load_grammar
 from stratpol.generation import domain_folder
-from stratpol.learning.checkpoint import read_checkpoint
+from stratpol.learning.checkpoint import KeptRepairs, WrapperCheckpoint, read_checkpoint, write_checkpoint
 from stratpol.learning.teacher import Teacher
 from stratpol.learning.wrapper import LearningInterrupted, learn_policy
 from stratpol.policy.text import format_policy
@@ -98,3 +98,19 @@ def test_a_wrong_checkpoint_is_refused_before_any_work_and_an_unwritable_one_in_
     blocked.write_text("")
     with pytest.raises(InputError, match=r"file/run\.checkpoint: cannot write the checkpoint"):
         _learn(gripper, tmp_path, checkpoint=blocked / "run.checkpoint")
+
+
+def test_kept_repairs_keep_the_policys_steps_into_repaired_states(tmp_path):
+    """Edge avoidance (`avoid_edges`) needs them after a resume: where the policy stepped into a repaired state."""
+    def state(*names: str) -> tuple:
+        return tuple(("at", (name,)) for name in names)
+
+    kept = KeptRepairs(0, ((state("a"), state("b")),), (), (state("a"),), ((state("c"), state("a")),))
+    saved = WrapperCheckpoint({"domain": "gripper"}, "grow", (0,), 1, 2, 0, (), (kept,))
+    path = tmp_path / "run.checkpoint"
+    write_checkpoint(path, saved)
+    assert read_checkpoint(path) == saved
+    data = json.loads(path.read_text())
+    del data["repairs"][0]["entered"]  # written before Edge avoidance: no steps known
+    path.write_text(json.dumps(data))
+    assert read_checkpoint(path).repairs[0].entered == ()

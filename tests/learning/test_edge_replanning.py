@@ -11,7 +11,10 @@ from stratpol.learning.genex import GenexFailure
 from stratpol.learning.hitting_set import Requirement
 from stratpol.learning.settings import LearningSettings
 from stratpol.learning.teacher import Teacher
-from stratpol.learning.wrapper import EdgeReplanning, LearningStatistics, _checkpoint, _Example, _resume, _Rows, _Run
+from stratpol.learning.wrapper import (EdgeReplanning, LearningStatistics, _avoid_edge_states, _checkpoint, _Example,
+                                      _repair, _resume, _Rows, _Run)
+from stratpol.planning.dead_ends import Solvability
+from stratpol.verification import Failure, Verification
 
 # Two balls, only ball1 has a goal: picking ball2 up is a detour an optimal planner does not take.
 DETOUR = """(define (problem detour) (:domain gripper)
@@ -118,3 +121,35 @@ def test_a_checkpoint_keeps_the_plans_edge_replanning_changed_and_what_it_took_o
     assert states_of(fresh_rows, other.plan) == states[:2] and not other.replaced
     statistics = resumed.statistics
     assert (statistics.outer_iterations, statistics.inner_iterations, statistics.replanned) == (3, 7, 1)
+
+
+def test_an_edge_on_a_repair_makes_the_policys_step_into_its_state_bad(detour):
+    instance, states, rows, example = detour
+    s1 = example.plan[1]
+    # the policy stepped from s1 (ball1 held) to a state off the plan, and a repair added the teacher's step there
+    off = next(s.state for s in instance.successors(states[1]) if rows.row(0, example.bridge, s.state) not in
+               example.plan)
+    repaired, onward = rows.row(0, example.bridge, off), rows.row(0, example.bridge, states[0])
+    example.good.append((repaired, onward))
+    example.entries[repaired] = s1
+    statistics, lines = LearningStatistics(), []
+    failure = GenexFailure(((Requirement.EDGE, (repaired, onward)), (Requirement.EDGE, (0, s1))))
+    assert _avoid_edge_states(failure, [example], rows, statistics, lines.append)
+    assert (repaired, onward) not in example.good and example.bad == [(s1, repaired)]
+    assert statistics.avoided == 1 and "keep out of" in lines[0]
+    # the plan's own transition (0, s1) stays: there is no step of the policy to avoid instead
+    assert (0, s1) in example.good
+    assert not _avoid_edge_states(failure, [example], rows, statistics, lines.append)  # nothing left to avoid
+
+
+def test_a_repair_never_steps_where_the_policy_is_to_keep_out(detour):
+    instance, states, rows, example = detour
+    teacher = Teacher("astar")
+    first = rows.row(0, example.bridge, teacher.advise(instance, states[0]).states[1])
+    example.bad.append((0, first))  # the teacher's own first step is to be avoided
+    check = Verification(instance.source_name, False, Failure.NOT_CLOSED, (states[0],), 1)
+    _repair(example, 0, check, rows, teacher, 1000)
+    source, target = example.good[-1]
+    assert source == 0 and target not in (0, first)
+    # the step taken instead is one of the initial state's successors from which the goal is reachable
+    assert teacher.advise(instance, rows.entries[target][1]).verdict is Solvability.ALIVE

@@ -42,6 +42,7 @@ class KeptRepairs:
     good: tuple[tuple[StateAtoms, StateAtoms], ...]
     bad: tuple[tuple[StateAtoms, StateAtoms], ...]
     relevant: tuple[StateAtoms, ...]
+    entered: tuple[tuple[StateAtoms, StateAtoms], ...] = ()  # the policy's steps into repaired states
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,8 @@ def write_checkpoint(path: Path, checkpoint: WrapperCheckpoint) -> None:
                                "replaced": _pairs_data(c.replaced)}
                               for c in checkpoint.changed_plans],
             "repairs": [{"example": r.example, "good": _pairs_data(r.good), "bad": _pairs_data(r.bad),
-                         "relevant": [_state_data(s) for s in r.relevant]} for r in checkpoint.repairs]}
+                         "relevant": [_state_data(s) for s in r.relevant], "entered": _pairs_data(r.entered)}
+                        for r in checkpoint.repairs]}
     try:
         write_text_atomically(Path(path), json.dumps(data) + "\n")
     except OSError as error:
@@ -88,7 +90,7 @@ def read_checkpoint(path: Path) -> WrapperCheckpoint | None:
         changed = tuple(ChangedPlan(int(c["example"]), tuple(_state(s) for s in c["plan"]), _pairs(c["replaced"]))
                         for c in data.get("changed_plans", []))  # absent: no plan changed
         repairs = tuple(KeptRepairs(int(r["example"]), _pairs(r["good"]), _pairs(r["bad"]),
-                                    tuple(_state(s) for s in r["relevant"]))
+                                    tuple(_state(s) for s in r["relevant"]), _pairs(r.get("entered", [])))
                         for r in data.get("repairs", []))  # absent: written before repairs could be kept
         checkpoint = WrapperCheckpoint(data["run"], data["strategy"], tuple(int(i) for i in data["subset"]),
                                        int(data["outer_iterations"]), int(data["inner_iterations"]),

@@ -45,6 +45,9 @@ class LearningSettings:
     edge_alternatives: int = parameter(0, "where the Edge teacher takes the same step, try up to this many other "
                                        "first steps from the state, each followed by the Edge teacher's plan, "
                                        "and keep the shortest", at_least(0), "K")
+    avoid_edges: bool = parameter(False, "where an Edge requirement is a repair's transition (the teacher's step "
+                                  "from a state the policy walked into), make the policy's step into that state a "
+                                  "bad transition instead, so that the policy keeps out of it")
     k: int = parameter(1, "the k of the k-stratification GENEX certifies: 1 (the paper) or 2 (a feature may also "
                        "be monotone given two chosen features)", within(1, 2, True, True), "K")
     verify_states: int = parameter(VERIFY_STATES, "the most policy-reachable states verification explores on one "
@@ -78,6 +81,7 @@ class LearningSettings:
         extras += f", Edge replanning with {self.edge_teacher}" if self.edge_teacher else ""
         extras += f" or up to {self.edge_alternatives} other first steps" if self.edge_teacher and \
             self.edge_alternatives else ""
+        extras += ", Edge states avoided" if self.avoid_edges else ""
         extras += f", pool on about {self.pool_states:,} plan states" if self.pool_states else ""
         extras += ", shortest plans first" if self.instance_order == "shortest" else ""
         extras += f", GENEX chains for k = {self.k}" if self.k != 1 else ""

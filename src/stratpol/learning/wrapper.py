@@ -84,6 +84,7 @@ class LearningStatistics:
     teacher_calls: int = 0
     replanned: int = 0  # good transitions of Edge requirements replaced by the Edge teacher's plans
     renamed: int = 0  # instances left out as renamings of others (their verdicts are those of the others)
+    avoided: int = 0  # repaired states of Edge requirements the policy was made to keep out of
     seconds: dict[str, float] = field(default_factory=dict)
 
     def add_time(self, phase: str, started: float) -> None:
@@ -98,6 +99,7 @@ class LearningStatistics:
         dropped = f" ({self.dropped} without a teacher plan dropped)" if self.dropped else ""
         dropped += f" ({self.renamed} renamings of these left out)" if self.renamed else ""
         replanned = f", {self.replanned} Edge transitions replanned" if self.replanned else ""
+        replanned += f", {self.avoided} Edge states avoided" if self.avoided else ""
         phases = ", ".join(f"{phase} {seconds:.2f} s" for phase, seconds in self.seconds.items())
         return (f"# {self.instances} instances{dropped}, {self.states:,} states, pool {self.pool:,} features "
                 f"({self.pool_generation.describe()}), strategy {self.strategy}, {self.outer_iterations} outer / "
@@ -175,6 +177,7 @@ class _Example:
     bad: list[tuple[int, int]] = field(default_factory=list)
     relevant: list[int] = field(default_factory=list)
     replaced: set[tuple[int, int]] = field(default_factory=set)  # transitions Edge replanning took out
+    entries: dict[int, int] = field(default_factory=dict)  # a repaired state -> where the policy stepped into it
 
     def restart(self) -> None:
         self.good, self.bad, self.relevant = self._from_plan()
@@ -185,6 +188,18 @@ class _Example:
 
     def _from_plan(self) -> tuple[list[tuple[int, int]], list[tuple[int, int]], list[int]]:
         return list(zip(self.plan, self.plan[1:])), [], self.plan[:-1]
+
+    def avoid_state(self, source: int, target: int) -> bool:
+        """Take out the repair (source, target) and make the policy's step into `source` a bad
+        transition instead; False (and nothing changed) where the transition is the plan's, or
+        the step into `source` is unknown, good or bad already."""
+        entry = self.entries.get(source)
+        if entry is None or (source, target) not in self.good or (entry, source) in self.good \
+                or (entry, source) in self.bad or (source, target) in zip(self.plan, self.plan[1:]):
+            return False
+        self.good.remove((source, target))
+        self.bad.append((entry, source))
+        return True
 
     def replace_transition(self, source: int, target: int, path: list[int]) -> bool:
         """Replace the good transition (source, target) by the transitions of `path`, another plan
@@ -218,7 +233,7 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
                  edge_alternatives: int = 0, pool_states: int | None = None, instance_order: str = "longest",
                  k: int = 1, symmetry: bool = False, verify_jobs: int = 1, probe_states: int | None = None,
                  checkpoint: Path | None = None, grow_by: int = 1, keep_repairs: bool = False,
-                 distinct_instances: bool = False,
+                 distinct_instances: bool = False, avoid_edges: bool = False,
                  progress: Callable[[str], None] = lambda message: None) -> WrapperResult:
     """Algorithm 2 on the training instances `instances`.
 
@@ -249,6 +264,9 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
     decides: the failing instance may then be a later one than without it.
     `distinct_instances` keeps, of the instances that are renamings of each other
     (`stratpol.planning.isomorphism`), the first in WRAPPER's order: the others get its verdicts.
+    `avoid_edges`: where an Edge requirement is a repair's transition (the teacher's step from a
+    state the policy walked into) and Edge replanning has nothing else, the policy's step into
+    that state becomes a bad transition instead, and repairs step elsewhere from there.
     `checkpoint`: a file WRAPPER writes its strategy, Q' and the plans Edge replanning changed to
     after each outer iteration; read before any work, it is where a run with the same settings
     starts (`stratpol.learning.checkpoint`).
@@ -264,7 +282,7 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
     edges = None if edge_teacher is None else EdgeReplanning(edge_teacher, edge_alternatives)
     run = _Run(vocabulary, teacher, seed, verify_max_states, deadline, simplify,
                _DeadEnds() if dead_ends else None, edges, k, statistics, progress, symmetry, verify_jobs,
-               probe_states, grow_by, keep_repairs, distinct_instances, checkpoint,
+               probe_states, grow_by, keep_repairs, distinct_instances, avoid_edges, checkpoint,
                None if checkpoint is None else read_checkpoint(checkpoint))
     try:
         return _wrapper(instances, grammar, run, cache_dir, max_outer, pool_states, instance_order)
@@ -300,6 +318,7 @@ class _Run:
     grow_by: int = 1  # failing instances the test on Q looks for (grow adds them all to Q')
     keep_repairs: bool = False  # the good and bad transitions repairs add stay for the next outer iterations
     distinct_instances: bool = False  # one instance per class of renamings of each other
+    avoid_edges: bool = False  # an Edge requirement on a repair makes the policy's step into its state bad
     checkpoint: Path | None = None  # where WRAPPER keeps its strategy, Q' and changed plans between outer iterations
     resume_from: WrapperCheckpoint | None = None  # what that file held at the start
     last_policy: Policy | None = None
@@ -431,7 +450,8 @@ def _identity(run: _Run, examples: list[_Example], grammar: Grammar, instance_or
             # absent where off, as in the checkpoints written before they were options
             **({"grow_by": run.grow_by} if run.grow_by > 1 else {}),
             **({"keep_repairs": True} if run.keep_repairs else {}),
-            **({"distinct_instances": True} if run.distinct_instances else {})}
+            **({"distinct_instances": True} if run.distinct_instances else {}),
+            **({"avoid_edges": True} if run.avoid_edges else {})}
 
 
 def _checkpoint(run: _Run, identity: dict[str, object], subset: list[int], examples: list[_Example],
@@ -445,7 +465,8 @@ def _checkpoint(run: _Run, identity: dict[str, object], subset: list[int], examp
 
     changed = tuple(ChangedPlan(number, tuple(atoms(r) for r in e.plan), pairs(sorted(e.replaced)))
                     for number, e in enumerate(examples) if e.replaced)
-    repaired = tuple(KeptRepairs(number, pairs(e.good), pairs(e.bad), tuple(atoms(r) for r in e.relevant))
+    repaired = tuple(KeptRepairs(number, pairs(e.good), pairs(e.bad), tuple(atoms(r) for r in e.relevant),
+                                 pairs(sorted((entry, state) for state, entry in e.entries.items())))
                      for number, e in enumerate(examples) if run.keep_repairs and e.repaired())
     statistics = run.statistics
     return WrapperCheckpoint(identity, statistics.strategy, tuple(subset), statistics.outer_iterations,
@@ -480,6 +501,7 @@ def _resume(run: _Run, identity: dict[str, object], examples: list[_Example], ro
         number, example = kept.example, examples[kept.example]
         example.good, example.bad = pairs(number, kept.good), pairs(number, kept.bad)
         example.relevant = [_row_of(atoms, number, example, rows, run.checkpoint) for atoms in kept.relevant]
+        example.entries = {state: entry for entry, state in pairs(number, kept.entered)}
     statistics = run.statistics
     statistics.strategy, statistics.replanned = saved.strategy, saved.replanned
     statistics.outer_iterations, statistics.inner_iterations = saved.outer_iterations, saved.inner_iterations
@@ -588,7 +610,7 @@ def learn_with_settings(instances: Sequence[Instance], vocabulary: Vocabulary, s
                         verify_jobs=settings.verify_jobs, probe_states=settings.probe_states,
                         pool_states=settings.pool_states, checkpoint=checkpoint, grow_by=settings.grow_by,
                         keep_repairs=settings.keep_repairs, distinct_instances=settings.distinct_instances,
-                        progress=progress)
+                        avoid_edges=settings.avoid_edges, progress=progress)
 
 
 class _DeadEnds:
@@ -649,6 +671,8 @@ def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, run: _
         if isinstance(result, GenexFailure):  # named by the learner's rows, not the sub-table's
             failure = GenexFailure(tuple((kind, tuple(used[r] for r in sources)) for kind, sources in result.pending))
             if run.edges is not None and run.edges.replan(failure, examples, rows, statistics, progress):
+                continue
+            if run.avoid_edges and _avoid_edge_states(failure, examples, rows, statistics, progress):
                 continue
             raise LearningFailure(f"GENEX: {failure.describe()}{_first_transition(failure, examples, rows)}")
         started = time.perf_counter()  # "simplification": the projected policy, its certificate and simplification
@@ -743,6 +767,37 @@ class EdgeReplanning:
         return [rows.row(number, example.bridge, s) for s in advice.states]
 
 
+def _avoid_edge_states(failure: GenexFailure, examples: list[_Example], rows: _Rows,
+                       statistics: LearningStatistics, progress: Callable[[str], None]) -> bool:
+    """Where an Edge requirement's transition is a repair's (the teacher's step from a state the
+    policy walked into), make the policy's step into that state bad instead, so that the policy
+    learns to keep out of it; whether any was."""
+    avoided = sum(examples[rows.numbers[source]].avoid_state(source, target)
+                  for kind, (source, target) in failure.pending if kind is Requirement.EDGE)
+    if avoided:
+        statistics.avoided += avoided
+        progress(f"Edge: {avoided} repaired state(s) to keep out of: the policy's steps into them are bad")
+    return avoided > 0
+
+
+def _step_avoiding(example: _Example, number: int, state: State, rows: _Rows, teacher: Teacher) -> int:
+    """The successor of `state` (a row) with the shortest teacher plan among those whose
+    transition is not bad (a LearningFailure where none has a plan)."""
+    source = rows.row(number, example.bridge, state)
+    best: tuple[int, int] | None = None
+    for successor in example.instance.successors(state):
+        step = rows.row(number, example.bridge, successor.state)
+        if (source, step) in example.bad or step == source:
+            continue
+        advice = teacher.advise(example.instance, successor.state)
+        if advice.verdict is Solvability.ALIVE and (best is None or len(advice.states) < best[0]):
+            best = (len(advice.states), step)
+    if best is None:
+        raise LearningFailure(f"{example.instance.source_name}: every step the teacher could take from a state "
+                              "leads where the policy is to keep out")
+    return best[1]
+
+
 def _first_transition(failure: GenexFailure, examples: list[_Example], rows: _Rows) -> str:
     """The first pending transition in words: `, in p03.pddl: (drive truck1 depot1 market1)`."""
     kind, pair = failure.pending[0]
@@ -764,8 +819,12 @@ def _repair(example: _Example, number: int, check: Verification, rows: _Rows, te
         advice = teacher.advise(example.instance, state)
         if advice.verdict is Solvability.ALIVE:
             target = rows.row(number, example.bridge, advice.states[1])
+            if (path[-1], target) in example.bad:  # a step into a state the policy is to avoid
+                target = _step_avoiding(example, number, state, rows, teacher)
             example.good.append((path[-1], target))
             example.relevant.append(path[-1])
+            if len(path) > 1:
+                example.entries[path[-1]] = path[-2]
             return
         if advice.verdict is Solvability.UNKNOWN:
             raise LearningFailure(f"{example.instance.source_name}: a state could be neither solved nor proven "
