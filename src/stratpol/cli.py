@@ -301,7 +301,7 @@ def _learn(args: argparse.Namespace) -> int:
         print(result.statistics.describe())
         renamed = result.statistics.renamed
         print(f"# verified on all {len(result.verifications)} training instances"
-              + (f" (and so on {renamed} renamings of them)" if renamed else ""))
+              + (f"; {renamed} more are renamings of them" if renamed else ""))
     if args.out:
         write_policy_files(args.out, result.policy, vocabulary.factory)
     return 0
