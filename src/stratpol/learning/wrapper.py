@@ -96,12 +96,12 @@ class LearningStatistics:
 
     def describe(self) -> str:
         """Two comment lines: the counts of Table 1, then the seconds per phase."""
-        dropped = f" ({self.dropped} without a teacher plan dropped)" if self.dropped else ""
-        dropped += f" ({self.renamed} renamings of these left out)" if self.renamed else ""
+        left_out = f" ({self.dropped} without a teacher plan dropped)" if self.dropped else ""
+        left_out += f" ({self.renamed} renamings of these left out)" if self.renamed else ""
         replanned = f", {self.replanned} Edge transitions replanned" if self.replanned else ""
         replanned += f", {self.avoided} Edge states avoided" if self.avoided else ""
         phases = ", ".join(f"{phase} {seconds:.2f} s" for phase, seconds in self.seconds.items())
-        return (f"# {self.instances} instances{dropped}, {self.states:,} states, pool {self.pool:,} features "
+        return (f"# {self.instances} instances{left_out}, {self.states:,} states, pool {self.pool:,} features "
                 f"({self.pool_generation.describe()}), strategy {self.strategy}, {self.outer_iterations} outer / "
                 f"{self.inner_iterations} inner iterations; last: |Q'| = {self.last_subset}, inner* = "
                 f"{self.last_inner}, |X+| = {self.good}, |X-| = {self.bad}, |H| = {self.requirements}; "
@@ -177,7 +177,8 @@ class _Example:
     bad: list[tuple[int, int]] = field(default_factory=list)
     relevant: list[int] = field(default_factory=list)
     replaced: set[tuple[int, int]] = field(default_factory=set)  # transitions Edge replanning took out
-    entries: dict[int, int] = field(default_factory=dict)  # a repaired state -> where the policy stepped into it
+    # a repaired state -> where the policy last stepped into it; facts about the instance, kept across restarts
+    entries: dict[int, int] = field(default_factory=dict)
 
     def restart(self) -> None:
         self.good, self.bad, self.relevant = self._from_plan()
@@ -741,30 +742,40 @@ class EdgeReplanning:
         plan where it steps elsewhere, else detours through up to `alternatives` other successors,
         shortest first."""
         state = rows.entries[source][1]
-        plan = self._plan(example, number, state, rows)
+        plan = _teacher_path(example, number, state, rows, self.teacher)
         if plan is not None and plan[1] != target:
             yield plan
             return
-        if not self.alternatives:
-            return
-        detours = []
-        for successor in example.instance.successors(state):
-            if len(detours) == self.alternatives:
-                break
-            step = rows.row(number, example.bridge, successor.state)
-            if step in (source, target) or any(detour[1] == step for detour in detours):
-                continue
-            rest = self._plan(example, number, successor.state, rows)
-            if rest is not None:
-                detours.append([source, *rest])
-        yield from sorted(detours, key=len)
+        if self.alternatives:
+            yield from _detours(example, number, state, rows, self.teacher, lambda step: step == target,
+                                self.alternatives)
 
-    def _plan(self, example: _Example, number: int, state: State, rows: _Rows) -> list[int] | None:
-        """The teacher's plan from `state`, as rows; None where it has none."""
-        advice = self.teacher.advise(example.instance, state)
-        if advice.verdict is not Solvability.ALIVE:
-            return None
-        return [rows.row(number, example.bridge, s) for s in advice.states]
+
+def _teacher_path(example: _Example, number: int, state: State, rows: _Rows, teacher: Teacher) -> list[int] | None:
+    """The teacher's plan from `state`, as rows; None where it has none."""
+    advice = teacher.advise(example.instance, state)
+    if advice.verdict is not Solvability.ALIVE:
+        return None
+    return [rows.row(number, example.bridge, s) for s in advice.states]
+
+
+def _detours(example: _Example, number: int, state: State, rows: _Rows, teacher: Teacher,
+             excluded: Callable[[int], bool], limit: int | None = None) -> list[list[int]]:
+    """Paths (rows) from `state` through one of its other successors (not itself, none `excluded`)
+    followed by the teacher's plan from there, up to `limit` of them, shortest first (in the
+    order of the successors where equally long)."""
+    source = rows.row(number, example.bridge, state)
+    detours: list[list[int]] = []
+    for successor in example.instance.successors(state):
+        if len(detours) == limit:
+            break
+        step = rows.row(number, example.bridge, successor.state)
+        if step == source or excluded(step) or any(detour[1] == step for detour in detours):
+            continue
+        rest = _teacher_path(example, number, successor.state, rows, teacher)
+        if rest is not None:
+            detours.append([source, *rest])
+    return sorted(detours, key=len)
 
 
 def _avoid_edge_states(failure: GenexFailure, examples: list[_Example], rows: _Rows,
@@ -784,18 +795,11 @@ def _step_avoiding(example: _Example, number: int, state: State, rows: _Rows, te
     """The successor of `state` (a row) with the shortest teacher plan among those whose
     transition is not bad (a LearningFailure where none has a plan)."""
     source = rows.row(number, example.bridge, state)
-    best: tuple[int, int] | None = None
-    for successor in example.instance.successors(state):
-        step = rows.row(number, example.bridge, successor.state)
-        if (source, step) in example.bad or step == source:
-            continue
-        advice = teacher.advise(example.instance, successor.state)
-        if advice.verdict is Solvability.ALIVE and (best is None or len(advice.states) < best[0]):
-            best = (len(advice.states), step)
-    if best is None:
+    detours = _detours(example, number, state, rows, teacher, lambda step: (source, step) in example.bad)
+    if not detours:
         raise LearningFailure(f"{example.instance.source_name}: every step the teacher could take from a state "
                               "leads where the policy is to keep out")
-    return best[1]
+    return detours[0][1]
 
 
 def _first_transition(failure: GenexFailure, examples: list[_Example], rows: _Rows) -> str:

@@ -33,13 +33,13 @@ def instance_graph(instance: Instance) -> nx.Graph:
     facts += [("goal" if literal.positive else "goal not", literal.atom) for literal in instance.goal]
     for number, (kind, (predicate, arguments)) in enumerate(facts):
         graph.add_node(("fact", number), label=f"{kind} {predicate}")
+        positions: dict[str, list[str]] = {}  # an atom may name one object twice: one edge, both positions
         for position, name in enumerate(arguments):
+            positions.setdefault(name, []).append(str(position))
+        for name, at in positions.items():
             if ("object", name) not in graph:  # a domain constant that is not among the problem's objects
                 graph.add_node(("object", name), label="constant " + name)
-            # an atom may name one object twice: one edge, labelled with every position
-            labels = graph.edges[("fact", number), ("object", name)]["label"] + f",{position}" \
-                if graph.has_edge(("fact", number), ("object", name)) else str(position)
-            graph.add_edge(("fact", number), ("object", name), label=labels)
+            graph.add_edge(("fact", number), ("object", name), label=",".join(at))
     return graph
 
 
