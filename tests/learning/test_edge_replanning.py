@@ -133,7 +133,9 @@ def test_an_edge_on_a_repair_makes_the_policys_step_into_its_state_bad(detour):
     example.good.append((repaired, onward))
     example.entries[repaired] = s1
     statistics, lines = LearningStatistics(), []
-    failure = GenexFailure(((Requirement.EDGE, (repaired, onward)), (Requirement.EDGE, (0, s1))))
+    # a Deadend requirement names a bad and a good transition: four rows, no state to keep out of
+    failure = GenexFailure(((Requirement.DEADEND, (s1, repaired, 0, s1)), (Requirement.EDGE, (repaired, onward)),
+                            (Requirement.EDGE, (0, s1))))
     assert _avoid_edge_states(failure, [example], rows, statistics, lines.append)
     assert (repaired, onward) not in example.good and example.bad == [(s1, repaired)]
     assert statistics.avoided == 1 and "keep out of" in lines[0]

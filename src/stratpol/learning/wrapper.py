@@ -783,8 +783,9 @@ def _avoid_edge_states(failure: GenexFailure, examples: list[_Example], rows: _R
     """Where an Edge requirement's transition is a repair's (the teacher's step from a state the
     policy walked into), make the policy's step into that state bad instead, so that the policy
     learns to keep out of it; whether any was."""
-    avoided = sum(examples[rows.numbers[source]].avoid_state(source, target)
-                  for kind, (source, target) in failure.pending if kind is Requirement.EDGE)
+    # Deadend requirements name four rows (bad and good transition), Edge ones two
+    edges = [transition for kind, transition in failure.pending if kind is Requirement.EDGE]
+    avoided = sum(examples[rows.numbers[source]].avoid_state(source, target) for source, target in edges)
     if avoided:
         statistics.avoided += avoided
         progress(f"Edge: {avoided} repaired state(s) to keep out of: the policy's steps into them are bad")
