@@ -198,3 +198,23 @@ def test_renamed_copies_of_training_instances_are_left_out_and_the_policy_is_the
     for text in copies:  # the copies left out are solved too
         instance = folder.domain.instance_from_text(text)
         assert verify(instance, evaluator.on(instance).compatible_successors).solved
+
+
+def test_repairing_several_states_per_verification_learns_in_fewer_genex_calls(tmp_path):
+    folder = domain_folder("miconic")
+    sizes = [(1, 2, 1), (2, 2, 2), (2, 3, 3), (3, 3, 4)]
+    instances = [folder.domain.instance_from_text(folder.generator(passengers=p, floors=f, seed=s))
+                 for p, f, s in sizes]
+    vocabulary = Vocabulary(folder.domain)
+    teacher = Teacher("siw", cache_dir=tmp_path / "plans")
+    one, several = (learn_policy(instances, vocabulary, load_grammar("default"), teacher, cache_dir=tmp_path / "pools",
+                                 repairs=repairs) for repairs in (1, 8))
+    assert one.statistics.inner_iterations == 5 and several.statistics.inner_iterations == 2
+    assert several.statistics.good > one.statistics.good  # the repairs of one call are more
+    assert all(v.solved for v in several.verifications)
+    evaluator = PolicyEvaluator(several.policy, vocabulary)
+    for passengers, floors in [(3, 4), (4, 4)]:  # the policy, verified state by state beyond its training set
+        instance = folder.domain.instance_from_text(folder.generator(passengers=passengers, floors=floors, seed=7))
+        assert verify(instance, evaluator.on(instance).compatible_successors).solved
+    with pytest.raises(ValueError, match="repairs"):
+        learn_policy(instances, vocabulary, load_grammar("default"), teacher, repairs=0)

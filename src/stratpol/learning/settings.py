@@ -48,6 +48,9 @@ class LearningSettings:
     avoid_edges: bool = parameter(False, "where an Edge requirement is a repair's transition (the teacher's step "
                                   "from a state the policy walked into), make the policy's step into that state a "
                                   "bad transition instead, so that the policy keeps out of it")
+    repairs: int = parameter(1, "how many states where a policy is not closed one verification of a training "
+                             "instance gathers before GENEX runs again, each repaired with the teacher's step "
+                             "(1: the first, as in the paper)", at_least(1), "N")
     k: int = parameter(1, "the k of the k-stratification GENEX certifies: 1 (the paper) or 2 (a feature may also "
                        "be monotone given two chosen features)", within(1, 2, True, True), "K")
     verify_states: int = parameter(VERIFY_STATES, "the most policy-reachable states verification explores on one "
@@ -82,6 +85,7 @@ class LearningSettings:
         extras += f" or up to {self.edge_alternatives} other first steps" if self.edge_teacher and \
             self.edge_alternatives else ""
         extras += ", Edge states avoided" if self.avoid_edges else ""
+        extras += f", up to {self.repairs} repairs per instance and verification" if self.repairs > 1 else ""
         extras += f", pool on about {self.pool_states:,} plan states" if self.pool_states else ""
         extras += ", shortest plans first" if self.instance_order == "shortest" else ""
         extras += f", GENEX chains for k = {self.k}" if self.k != 1 else ""

@@ -234,7 +234,7 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
                  edge_alternatives: int = 0, pool_states: int | None = None, instance_order: str = "longest",
                  k: int = 1, symmetry: bool = False, verify_jobs: int = 1, probe_states: int | None = None,
                  checkpoint: Path | None = None, grow_by: int = 1, keep_repairs: bool = False,
-                 distinct_instances: bool = False, avoid_edges: bool = False,
+                 distinct_instances: bool = False, avoid_edges: bool = False, repairs: int = 1,
                  progress: Callable[[str], None] = lambda message: None) -> WrapperResult:
     """Algorithm 2 on the training instances `instances`.
 
@@ -268,6 +268,9 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
     `avoid_edges`: where an Edge requirement is a repair's transition (the teacher's step from a
     state the policy walked into) and Edge replanning has nothing else, the policy's step into
     that state becomes a bad transition instead, and repairs step elsewhere from there.
+    `repairs` > 1: verification in the inner loop goes on past a state where the policy is not
+    closed until it has that many, and each gets the teacher's step (the paper repairs one per
+    failing instance and calls GENEX again).
     `checkpoint`: a file WRAPPER writes its strategy, Q' and the plans Edge replanning changed to
     after each outer iteration; read before any work, it is where a run with the same settings
     starts (`stratpol.learning.checkpoint`).
@@ -276,6 +279,8 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
         raise ValueError(f"instance_order must be one of {', '.join(INSTANCE_ORDERS)}, not {instance_order!r}")
     if strategy not in STRATEGIES:
         raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
+    if repairs < 1:
+        raise ValueError(f"repairs must be at least 1, not {repairs}")
     if grow_by < 1 or (grow_by > 1 and strategy != "grow"):
         raise ValueError(f"grow_by must be 1, or more with strategy grow, not {grow_by} with {strategy}")
     statistics = LearningStatistics(strategy=strategy)
@@ -283,7 +288,7 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
     edges = None if edge_teacher is None else EdgeReplanning(edge_teacher, edge_alternatives)
     run = _Run(vocabulary, teacher, seed, verify_max_states, deadline, simplify,
                _DeadEnds() if dead_ends else None, edges, k, statistics, progress, symmetry, verify_jobs,
-               probe_states, grow_by, keep_repairs, distinct_instances, avoid_edges, checkpoint,
+               probe_states, grow_by, keep_repairs, distinct_instances, avoid_edges, repairs, checkpoint,
                None if checkpoint is None else read_checkpoint(checkpoint))
     try:
         return _wrapper(instances, grammar, run, cache_dir, max_outer, pool_states, instance_order)
@@ -320,22 +325,25 @@ class _Run:
     keep_repairs: bool = False  # the good and bad transitions repairs add stay for the next outer iterations
     distinct_instances: bool = False  # one instance per class of renamings of each other
     avoid_edges: bool = False  # an Edge requirement on a repair makes the policy's step into its state bad
+    repairs: int = 1  # states not closed that one verification in the inner loop gathers for repair
     checkpoint: Path | None = None  # where WRAPPER keeps its strategy, Q' and changed plans between outer iterations
     resume_from: WrapperCheckpoint | None = None  # what that file held at the start
     last_policy: Policy | None = None
     _keys: dict[Instance, Callable[[State], Hashable] | None] = field(default_factory=dict)
 
     def verify(self, example: _Example, evaluator: PolicyEvaluator, max_states: int | None = None,
-               progress: Callable[[str], None] = lambda message: None) -> Verification:
+               progress: Callable[[str], None] = lambda message: None, open_states: int = 1) -> Verification:
         """Verification of the policy on one example, with dead-end tests and over renamings if asked,
-        up to `max_states` states (default: the run's limit)."""
+        up to `max_states` states (default: the run's limit), gathering up to `open_states` states
+        that are not closed."""
         instance = example.instance
         test = None if self.dead_ends is None else lambda state: self.dead_ends.test(instance, state)
         if self.symmetry and instance not in self._keys:
             self._keys[instance] = canonical_key(instance)
         return verify(instance, evaluator.on(instance).compatible_successors,
                       max_states=self.verify_states if max_states is None else max_states,
-                      is_dead_end=test, canonical=self._keys.get(instance), progress=progress)
+                      is_dead_end=test, canonical=self._keys.get(instance), open_states=open_states,
+                      progress=progress)
 
 
 def _wrapper(instances: Sequence[Instance], grammar: Grammar, run: _Run, cache_dir: Path | None,
@@ -452,7 +460,8 @@ def _identity(run: _Run, examples: list[_Example], grammar: Grammar, instance_or
             **({"grow_by": run.grow_by} if run.grow_by > 1 else {}),
             **({"keep_repairs": True} if run.keep_repairs else {}),
             **({"distinct_instances": True} if run.distinct_instances else {}),
-            **({"avoid_edges": True} if run.avoid_edges else {})}
+            **({"avoid_edges": True} if run.avoid_edges else {}),
+            **({"repairs": run.repairs} if run.repairs > 1 else {})}
 
 
 def _checkpoint(run: _Run, identity: dict[str, object], subset: list[int], examples: list[_Example],
@@ -611,7 +620,7 @@ def learn_with_settings(instances: Sequence[Instance], vocabulary: Vocabulary, s
                         verify_jobs=settings.verify_jobs, probe_states=settings.probe_states,
                         pool_states=settings.pool_states, checkpoint=checkpoint, grow_by=settings.grow_by,
                         keep_repairs=settings.keep_repairs, distinct_instances=settings.distinct_instances,
-                        avoid_edges=settings.avoid_edges, progress=progress)
+                        avoid_edges=settings.avoid_edges, repairs=settings.repairs, progress=progress)
 
 
 class _DeadEnds:
@@ -698,7 +707,7 @@ def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, run: _
         repaired = False
         for number in subset:
             example = examples[number]
-            check = run.verify(example, evaluator)
+            check = run.verify(example, evaluator, open_states=run.repairs)
             if check.solved:
                 continue
             repaired = True
@@ -816,8 +825,15 @@ def _first_transition(failure: GenexFailure, examples: list[_Example], rows: _Ro
 
 def _repair(example: _Example, number: int, check: Verification, rows: _Rows, teacher: Teacher,
             max_states: int) -> None:
-    """Add the good or bad transition that the verification's witness asks for (a LearningFailure
+    """Add the good or bad transitions that the verification's witnesses ask for (a LearningFailure
     where there is none to add)."""
+    for witness in (check.witness, *check.more):  # the others are states not closed as well
+        _repair_witness(example, number, dataclasses.replace(check, witness=witness, more=()), rows, teacher,
+                        max_states)
+
+
+def _repair_witness(example: _Example, number: int, check: Verification, rows: _Rows, teacher: Teacher,
+                    max_states: int) -> None:
     path = [rows.row(number, example.bridge, s) for s in check.witness]
     if check.failure is Failure.NOT_CLOSED:
         state = check.witness[-1]
