@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from stratpol.features import Vocabulary
+from stratpol.features.pool import parse_feature
 from stratpol.learning.checkpoint import read_checkpoint, write_checkpoint
 from stratpol.learning.genex import GenexFailure
 from stratpol.learning.hitting_set import Requirement
@@ -14,6 +15,7 @@ from stratpol.learning.teacher import Teacher
 from stratpol.learning.wrapper import (EdgeReplanning, LearningStatistics, _avoid_edge_states, _checkpoint, _Example,
                                       _repair, _resume, _Rows, _Run)
 from stratpol.planning.dead_ends import Solvability
+from stratpol.policy import Kind
 from stratpol.verification import Failure, Verification
 
 # Two balls, only ball1 has a goal: picking ball2 up is a detour an optimal planner does not take.
@@ -22,6 +24,10 @@ DETOUR = """(define (problem detour) (:domain gripper)
   (:init (at-robby rooma) (at ball1 rooma) (at ball2 rooma) (free left) (free right))
   (:goal (at ball1 roomb)))"""
 DETOUR_PLAN = ["(pick ball1 rooma left)", "(pick ball2 rooma right)", "(move rooma roomb)", "(drop ball1 roomb left)"]
+# grippers free; the robot where a ball is to go; balls at their goal: no feature tells the grippers apart
+DETOUR_FEATURES = [(Kind.NUMERICAL, "n_count(c_primitive(free,0))"),
+                   (Kind.BOOLEAN, "b_empty(c_and(c_primitive(at-robby,0),c_some(r_inverse(r_primitive(at_g,0,1)),c_top)))"),
+                   (Kind.NUMERICAL, "n_count(r_and(r_primitive(at,0,1),r_primitive(at_g,0,1)))")]
 
 
 @pytest.fixture
@@ -32,8 +38,9 @@ def detour(gripper):
         name, *args = step.strip("()").split()
         states.append(instance.apply(states[-1], instance.action(name, args))[0])
     assert instance.is_goal(states[-1])
-    rows = _Rows([])
-    bridge = Vocabulary(gripper).bridge(instance)
+    vocabulary = Vocabulary(gripper)
+    rows = _Rows([parse_feature(vocabulary, kind, expression) for kind, expression in DETOUR_FEATURES])
+    bridge = vocabulary.bridge(instance)
     example = _Example(instance, bridge, [rows.row(0, bridge, s) for s in states])
     example.restart()
     return instance, states, rows, example
@@ -142,6 +149,20 @@ def test_an_edge_on_a_repair_makes_the_policys_step_into_its_state_bad(detour):
     # the plan's own transition (0, s1) stays: there is no step of the policy to avoid instead
     assert (0, s1) in example.good
     assert not _avoid_edge_states(failure, [example], rows, statistics, lines.append)  # nothing left to avoid
+
+
+def test_no_state_is_kept_out_of_where_a_symmetric_step_into_another_is_good(detour):
+    instance, states, rows, example = detour
+    # the policy picked ball1 with the right gripper, the plan picks it with the left one: the two
+    # steps change every feature alike, so no rule policy takes one and not the other
+    right = next(s.state for s in instance.successors(states[0]) if str(s.action) == "(pick ball1 rooma right)")
+    repaired, onward = rows.row(0, example.bridge, right), rows.row(0, example.bridge, states[3])
+    example.good.append((repaired, onward))
+    example.entries[repaired] = 0
+    statistics, lines = LearningStatistics(), []
+    failure = GenexFailure(((Requirement.EDGE, (repaired, onward)),))
+    assert not _avoid_edge_states(failure, [example], rows, statistics, lines.append)
+    assert (repaired, onward) in example.good and example.bad == [] and statistics.avoided == 0
 
 
 def test_a_repair_never_steps_where_the_policy_is_to_keep_out(detour):

@@ -794,11 +794,26 @@ def _avoid_edge_states(failure: GenexFailure, examples: list[_Example], rows: _R
     learns to keep out of it; whether any was."""
     # Deadend requirements name four rows (bad and good transition), Edge ones two
     edges = [transition for kind, transition in failure.pending if kind is Requirement.EDGE]
-    avoided = sum(examples[rows.numbers[source]].avoid_state(source, target) for source, target in edges)
+    avoided = sum(examples[rows.numbers[source]].avoid_state(source, target) for source, target in edges
+                  if _separable_entry(examples[rows.numbers[source]], source, rows))
     if avoided:
         statistics.avoided += avoided
         progress(f"Edge: {avoided} repaired state(s) to keep out of: the policy's steps into them are bad")
     return avoided > 0
+
+
+def _separable_entry(example: _Example, source: int, rows: _Rows) -> bool:
+    """Whether a policy can keep out of `source` where it entered it: no good transition from that
+    state changes every pool feature the way the step into `source` does (a symmetric sibling
+    step, which no rule tells apart from it; the bad transition would be a Deadend requirement
+    no feature hits)."""
+    entry = example.entries.get(source)
+    siblings = [target for start, target in example.good if start == entry and target != source]
+    if entry is None or not siblings:
+        return True
+    table = rows.table([entry, source, *siblings])
+    changes = table.changes([(0, row) for row in range(1, len(siblings) + 2)])
+    return not (changes[1:] == changes[0]).all(axis=1).any()
 
 
 def _step_avoiding(example: _Example, number: int, state: State, rows: _Rows, teacher: Teacher) -> int:
