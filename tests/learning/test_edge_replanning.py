@@ -165,11 +165,19 @@ def test_no_state_is_kept_out_of_where_a_symmetric_step_into_another_is_good(det
     assert (repaired, onward) in example.good and example.bad == [] and statistics.avoided == 0
 
 
-def test_a_repair_never_steps_where_the_policy_is_to_keep_out(detour):
+@pytest.mark.parametrize("twin", [False, True])
+def test_a_repair_never_steps_where_the_policy_is_to_keep_out(detour, twin):
     instance, states, rows, example = detour
     teacher = Teacher("astar")
-    first = rows.row(0, example.bridge, teacher.advise(instance, states[0]).states[1])
-    example.bad.append((0, first))  # the teacher's own first step is to be avoided
+    step = teacher.advise(instance, states[0]).states[1]
+    first = rows.row(0, example.bridge, step)
+    if twin:  # the same pick with the other gripper is to be avoided: no rule takes one and not the other
+        held = next(str(s.action) for s in instance.successors(states[0]) if s.state == step)
+        other = held.replace("left", "right") if "left" in held else held.replace("right", "left")
+        example.bad.append((0, rows.row(0, example.bridge, next(
+            s.state for s in instance.successors(states[0]) if str(s.action) == other))))
+    else:  # the teacher's own first step is to be avoided
+        example.bad.append((0, first))
     check = Verification(instance.source_name, False, Failure.NOT_CLOSED, (states[0],), 1)
     _repair(example, 0, check, rows, teacher, 1000)
     source, target = example.good[-1]

@@ -804,23 +804,33 @@ def _avoid_edge_states(failure: GenexFailure, examples: list[_Example], rows: _R
 
 def _separable_entry(example: _Example, source: int, rows: _Rows) -> bool:
     """Whether a policy can keep out of `source` where it entered it: no good transition from that
-    state changes every pool feature the way the step into `source` does (a symmetric sibling
-    step, which no rule tells apart from it; the bad transition would be a Deadend requirement
+    state is a twin of the step into `source` (the bad transition would be a Deadend requirement
     no feature hits)."""
     entry = example.entries.get(source)
-    siblings = [target for start, target in example.good if start == entry and target != source]
-    if entry is None or not siblings:
-        return True
-    table = rows.table([entry, source, *siblings])
-    changes = table.changes([(0, row) for row in range(1, len(siblings) + 2)])
-    return not (changes[1:] == changes[0]).all(axis=1).any()
+    return entry is None or not _twin(rows, entry, source, [t for s, t in example.good if s == entry and t != source])
+
+
+def _like_bad(example: _Example, source: int, target: int, rows: _Rows) -> bool:
+    """Whether the transition is bad or a twin of a bad one: a rule policy takes both or neither."""
+    bad = [t for s, t in example.bad if s == source]
+    return target in bad or _twin(rows, source, target, bad)
+
+
+def _twin(rows: _Rows, source: int, target: int, others: list[int]) -> bool:
+    """Whether a step from `source` to one of `others` changes every pool feature as the step to
+    `target` does (symmetric siblings, as picking a ball with one gripper or the other)."""
+    if not others:
+        return False
+    table = rows.table([source, target, *others])
+    changes = table.changes([(0, row) for row in range(1, len(others) + 2)])
+    return bool((changes[1:] == changes[0]).all(axis=1).any())
 
 
 def _step_avoiding(example: _Example, number: int, state: State, rows: _Rows, teacher: Teacher) -> int:
     """The successor of `state` (a row) with the shortest teacher plan among those whose
     transition is not bad (a LearningFailure where none has a plan)."""
     source = rows.row(number, example.bridge, state)
-    detours = _detours(example, number, state, rows, teacher, lambda step: (source, step) in example.bad)
+    detours = _detours(example, number, state, rows, teacher, lambda step: _like_bad(example, source, step, rows))
     if not detours:
         raise LearningFailure(f"{example.instance.source_name}: every step the teacher could take from a state "
                               "leads where the policy is to keep out")
@@ -855,7 +865,7 @@ def _repair_witness(example: _Example, number: int, check: Verification, rows: _
         advice = teacher.advise(example.instance, state)
         if advice.verdict is Solvability.ALIVE:
             target = rows.row(number, example.bridge, advice.states[1])
-            if (path[-1], target) in example.bad:  # a step into a state the policy is to avoid
+            if _like_bad(example, path[-1], target, rows):  # a step (or its twin) the policy is to avoid
                 target = _step_avoiding(example, number, state, rows, teacher)
             example.good.append((path[-1], target))
             example.relevant.append(path[-1])
