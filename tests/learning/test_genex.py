@@ -7,7 +7,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from stratpol.features.pool import PoolFeature
-from stratpol.features.table import FeatureTable
+from stratpol.features.table import FeatureTable, prune_equivalent
+from stratpol.learning.chains import monotone
 from stratpol.learning.exact import exact_hitting_set
 from stratpol.learning.genex import GenexFailure, GenexResult, genex
 from stratpol.learning.hitting_set import LearningExamples, Requirement, build_problem
@@ -145,3 +146,23 @@ def test_exact_is_optimal_where_greedy_is_not():
     greedy, exact = genex(examples, problem), exact_hitting_set(examples, problem)
     assert _names(examples, greedy) == ["b", "c"] and greedy.cost == 8
     assert _names(examples, exact) == ["a"] and exact.cost == 7
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_pruning_equivalent_features_keeps_every_requirement_a_feature_hits(seed):
+    """The learner prunes the pool to one feature per group of twins before GENEX; a dropped
+    feature hits no requirement (Edge, Deadend, Goal) that its kept twin misses, and is
+    monotone where the twin is."""
+    rng = np.random.default_rng(seed)
+    values = rng.integers(0, 3, size=(6, 24))
+    table = _table({f"f{j}": values[:, j].tolist() for j in range(24)})
+    good, bad = rng.integers(0, 6, size=(4, 2)), rng.integers(0, 6, size=(2, 2))
+    goal_pairs = np.array([[5, r] for r in rng.integers(0, 5, size=3)])
+    examples = LearningExamples.of(table, good, bad, goal_pairs)
+    kept = prune_equivalent(table, np.concatenate([good, bad]), goal_pairs.ravel())
+    full = build_problem(examples)
+    pruned = build_problem(LearningExamples.of(table.subset(kept), good, bad, goal_pairs))
+    is_monotone = monotone(table.changes(good))
+    signatures = {(pruned.bits[i].tobytes(), bool(is_monotone[f])) for i, f in enumerate(kept)}
+    assert all((full.bits[f].tobytes(), bool(is_monotone[f])) in signatures for f in range(24))

@@ -74,15 +74,17 @@ def _first_of_each_group(signatures: np.ndarray) -> list[int]:
     return sorted(first.tolist())
 
 
-def prune_equivalent(table: FeatureTable, transitions: np.ndarray | None = None) -> list[int]:
+def prune_equivalent(table: FeatureTable, transitions: np.ndarray | None = None,
+                     states: Sequence[int] = ()) -> list[int]:
     """Columns left after dropping S-equivalent features (same values on the states) and, when
-    transitions are given, T-equivalent ones (same valuation at every source, same change
-    across every transition). The pool's order puts lower complexity first, so the kept one of
-    a group is the simplest, then the earliest."""
+    transitions are given, T-equivalent ones (same valuation at every source and at each of
+    `states`, same change across every transition). The pool's order puts lower complexity
+    first, so the kept one of a group is the simplest, then the earliest."""
     kept = _first_of_each_group(table.values)
     if transitions is None or len(transitions) == 0:
         return kept
     transitions = np.asarray(transitions, dtype=np.int64).reshape(-1, 2)
     reduced = table.subset(kept)
-    signature = np.concatenate([reduced.valuations[transitions[:, 0]].astype(np.int8), reduced.changes(transitions)])
+    sources = np.concatenate([transitions[:, 0], np.asarray(states, dtype=np.int64)])
+    signature = np.concatenate([reduced.valuations[sources].astype(np.int8), reduced.changes(transitions)])
     return [kept[i] for i in _first_of_each_group(signature)]

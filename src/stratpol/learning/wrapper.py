@@ -670,7 +670,9 @@ def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, run: _
         good, bad, goal_pairs = ([(local[s], local[t]) for s, t in pairs] for pairs in (good, bad, goal_pairs))
         table = rows.table(used)
         statistics.states = len(rows.entries)
-        columns = prune_equivalent(table, np.array(good))
+        # what GENEX reads, so that a dropped feature never tells apart what its kept twin does not:
+        # changes across good and bad transitions, valuations at their sources and at goal pairs
+        columns = prune_equivalent(table, np.array(good + bad), [r for pair in goal_pairs for r in pair])
         reduced = LearningExamples.of(table.subset(columns), good, bad, goal_pairs)
         problem = build_problem(reduced)
         statistics.good, statistics.bad, statistics.requirements = len(good), len(bad), problem.size
