@@ -183,17 +183,26 @@ def _verdicts(args: argparse.Namespace, domain, evaluator, progress: Progress) -
     --jobs J > 1, J files are verified at once in forked processes; with --distinct-instances, a
     file that is a renaming of an earlier one gets that one's verdict."""
     from stratpol.child_process import can_fork_here, in_forked_workers
+    from stratpol.planning.isomorphism import first_renamings
     from stratpol.progress import finish_status, report_status
 
     files = args.instances
-    firsts = _first_renamings(files, domain) if args.distinct_instances else list(range(len(files)))
+    if args.distinct_instances:  # each file read once: the forked verifiers inherit them
+        loaded = [domain.load_instance(path) for path in files]
+        firsts = first_renamings(loaded, progress)
+    else:
+        loaded, firsts = None, list(range(len(files)))
     distinct = [number for number, first in enumerate(firsts) if first == number]
+
+    def verdict(number: int, report: Callable[[str], None] = lambda message: None) -> tuple[bool, str, dict]:
+        instance = loaded[number] if loaded is not None else domain.load_instance(files[number])
+        return _verify_instance(args, evaluator, instance, report)
+
     forked = args.jobs > 1 and len(distinct) > 1 and can_fork_here()
     if not forked:
-        verdicts = (_verify_file(args, domain, evaluator, files[number], progress) for number in distinct)
+        verdicts = (verdict(number, progress) for number in distinct)
     else:
-        verdicts = in_forked_workers(lambda n: _verify_file(args, domain, evaluator, files[distinct[n]]),
-                                     len(distinct), args.jobs)
+        verdicts = in_forked_workers(lambda n: verdict(distinct[n]), len(distinct), args.jobs)
     known: dict[int, tuple[bool, str, dict]] = {}
     try:
         for number, first in enumerate(firsts):
@@ -213,20 +222,12 @@ def _verdicts(args: argparse.Namespace, domain, evaluator, progress: Progress) -
             finish_status(progress, "verification")
 
 
-def _first_renamings(files: list[str], domain) -> list[int]:
-    """For each problem file, the first of `files` it is a renaming of (itself where none is)."""
-    from stratpol.planning.isomorphism import first_renamings
-
-    return first_renamings([domain.load_instance(path) for path in files])
-
-
-def _verify_file(args: argparse.Namespace, domain, evaluator, path: str,
-                 progress: Callable[[str], None] = lambda message: None) -> tuple[bool, str, dict]:
-    """The verdict of the policy on one problem file: solved, its line and its JSON."""
+def _verify_instance(args: argparse.Namespace, evaluator, instance,
+                     progress: Callable[[str], None] = lambda message: None) -> tuple[bool, str, dict]:
+    """The verdict of the policy on one problem: solved, its line and its JSON."""
     from stratpol.planning.symmetry import canonical_key
     from stratpol.verification import verify
 
-    instance = domain.load_instance(path)
     canonical = canonical_key(instance) if args.symmetry else None
     result = verify(instance, evaluator.on(instance).compatible_successors, max_states=args.max_states,
                     canonical=canonical, progress=progress)

@@ -390,7 +390,7 @@ def _wrapper(instances: Sequence[Instance], grammar: Grammar, run: _Run, cache_d
         shortest = sorted(range(len(pending)), key=lambda i: (len(pending[i][1]), pending[i][0].source_name))
         pending, bridges = [pending[i] for i in shortest], [bridges[i] for i in shortest]
     if run.distinct_instances:  # after the order, so that each class keeps its first instance in it
-        firsts = first_renamings([instance for instance, _ in pending])
+        firsts = first_renamings([instance for instance, _ in pending], progress)
         kept = [number for number, first in enumerate(firsts) if first == number]
         statistics.renamed = len(pending) - len(kept)
         pending, bridges = [pending[i] for i in kept], [bridges[i] for i in kept]
@@ -796,8 +796,10 @@ def _avoid_edge_states(failure: GenexFailure, examples: list[_Example], rows: _R
     learns to keep out of it; whether any was."""
     # Deadend requirements name four rows (bad and good transition), Edge ones two
     edges = [transition for kind, transition in failure.pending if kind is Requirement.EDGE]
-    avoided = sum(examples[rows.numbers[source]].avoid_state(source, target) for source, target in edges
-                  if _separable_entry(examples[rows.numbers[source]], source, rows))
+    avoided = 0
+    for source, target in edges:
+        example = examples[rows.numbers[source]]
+        avoided += _separable_entry(example, source, rows) and example.avoid_state(source, target)
     if avoided:
         statistics.avoided += avoided
         progress(f"Edge: {avoided} repaired state(s) to keep out of: the policy's steps into them are bad")

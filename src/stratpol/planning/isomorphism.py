@@ -15,11 +15,12 @@ Weisfeiler-Leman hash groups the candidates and VF2 (networkx) decides.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import networkx as nx
 
 from stratpol.planning.task import Instance
+from stratpol.progress import finish_status, report_status
 
 
 def instance_graph(instance: Instance) -> nx.Graph:
@@ -43,25 +44,29 @@ def instance_graph(instance: Instance) -> nx.Graph:
     return graph
 
 
-def first_renamings(instances: Sequence[Instance]) -> list[int]:
+def first_renamings(instances: Sequence[Instance],
+                    progress: Callable[[str], None] = lambda message: None) -> list[int]:
     """For each instance, the index of the first instance of `instances` it is a renaming of
-    (its own index where no earlier one is)."""
-    graphs = [instance_graph(instance) for instance in instances]
+    (its own index where no earlier one is). `progress` hears how many are placed."""
     same_label = lambda a, b: a["label"] == b["label"]  # noqa: E731
     firsts: dict[str, list[int]] = {}  # WL hash -> the first instance of each class with that hash
-    result = []
-    for number, graph in enumerate(graphs):
-        key = nx.weisfeiler_lehman_graph_hash(graph, node_attr="label", edge_attr="label", iterations=3)
-        candidates = firsts.setdefault(key, [])
-        match = next((first for first in candidates if _same_size(graphs[first], graph)
-                      and nx.is_isomorphic(graphs[first], graph, node_match=same_label, edge_match=same_label)),
-                     None)
-        if match is None:
-            candidates.append(number)
-            match = number
-        result.append(match)
+    graphs, result = [], []
+    stage = "renamed instances"
+    try:
+        for number, instance in enumerate(instances):
+            graph = instance_graph(instance)
+            graphs.append(graph)
+            key = nx.weisfeiler_lehman_graph_hash(graph, node_attr="label", edge_attr="label", iterations=3)
+            candidates = firsts.setdefault(key, [])
+            # VF2 compares the node counts and degree sequences before it searches
+            match = next((first for first in candidates
+                          if nx.is_isomorphic(graphs[first], graph, node_match=same_label, edge_match=same_label)),
+                         None)
+            if match is None:
+                candidates.append(number)
+                match = number
+            result.append(match)
+            report_status(progress, stage, number + 1, len(instances))
+    finally:
+        finish_status(progress, stage)
     return result
-
-
-def _same_size(a: nx.Graph, b: nx.Graph) -> bool:
-    return a.number_of_nodes() == b.number_of_nodes() and a.number_of_edges() == b.number_of_edges()
