@@ -51,6 +51,12 @@ class LearningSettings:
     repairs: int = parameter(1, "how many states where a policy is not closed one verification of a training "
                              "instance gathers before GENEX runs again, each repaired with the teacher's step "
                              "(1: the first, as in the paper)", at_least(1), "N")
+    ordered_repairs: int | None = parameter(None, "repair a state where a policy is not closed with the step that "
+                                            "the last policy's features order best (none moving against its "
+                                            "direction on the good transitions, one moving along it) among the "
+                                            "teacher's step and those whose teacher plan is at most SLACK steps "
+                                            "longer than the teacher's plan from the state; none: the teacher's "
+                                            "step, as in the paper", at_least(0), "SLACK")
     k: int = parameter(1, "the k of the k-stratification GENEX certifies: 1 (the paper) or 2 (a feature may also "
                        "be monotone given two chosen features)", within(1, 2, True, True), "K")
     verify_states: int = parameter(VERIFY_STATES, "the most policy-reachable states verification explores on one "
@@ -86,6 +92,8 @@ class LearningSettings:
             self.edge_alternatives else ""
         extras += ", Edge states avoided" if self.avoid_edges else ""
         extras += f", up to {self.repairs} repairs per instance and verification" if self.repairs > 1 else ""
+        extras += f", repairs ordered by the policy's features (slack {self.ordered_repairs})" \
+            if self.ordered_repairs is not None else ""
         extras += f", pool on about {self.pool_states:,} plan states" if self.pool_states else ""
         extras += ", shortest plans first" if self.instance_order == "shortest" else ""
         extras += f", GENEX chains for k = {self.k}" if self.k != 1 else ""

@@ -235,7 +235,7 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
                  k: int = 1, symmetry: bool = False, verify_jobs: int = 1, probe_states: int | None = None,
                  checkpoint: Path | None = None, grow_by: int = 1, keep_repairs: bool = False,
                  distinct_instances: bool = False, avoid_edges: bool = False, repairs: int = 1,
-                 progress: Callable[[str], None] = lambda message: None) -> WrapperResult:
+                 ordered_repairs: int | None = None, progress: Callable[[str], None] = lambda message: None) -> WrapperResult:
     """Algorithm 2 on the training instances `instances`.
 
     `time_limit` bounds the whole run (LearningTimeout past it): the pool gets the grammar's time
@@ -271,6 +271,10 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
     `repairs` > 1: verification in the inner loop goes on past a state where the policy is not
     closed until it has that many, and each gets the teacher's step (the paper repairs one per
     failing instance and calls GENEX again).
+    `ordered_repairs` = SLACK: a repair takes, of the teacher's step and the successors whose
+    teacher plan is at most SLACK steps longer than the teacher's plan from the state, the one the
+    last policy's features order best (`RepairOrder`), so that the next GENEX call can keep those
+    features; the teacher's step where none is better. None: the teacher's step (the paper).
     `checkpoint`: a file WRAPPER writes its strategy, Q' and the plans Edge replanning changed to
     after each outer iteration; read before any work, it is where a run with the same settings
     starts (`stratpol.learning.checkpoint`).
@@ -288,7 +292,7 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
     edges = None if edge_teacher is None else EdgeReplanning(edge_teacher, edge_alternatives)
     run = _Run(vocabulary, teacher, seed, verify_max_states, deadline, simplify,
                _DeadEnds() if dead_ends else None, edges, k, statistics, progress, symmetry, verify_jobs,
-               probe_states, grow_by, keep_repairs, distinct_instances, avoid_edges, repairs, checkpoint,
+               probe_states, grow_by, keep_repairs, distinct_instances, avoid_edges, repairs, ordered_repairs, checkpoint,
                None if checkpoint is None else read_checkpoint(checkpoint))
     try:
         return _wrapper(instances, grammar, run, cache_dir, max_outer, pool_states, instance_order)
@@ -326,6 +330,7 @@ class _Run:
     distinct_instances: bool = False  # one instance per class of renamings of each other
     avoid_edges: bool = False  # an Edge requirement on a repair makes the policy's step into its state bad
     repairs: int = 1  # states not closed that one verification in the inner loop gathers for repair
+    ordered_repairs: int | None = None  # repairs take the step the last policy's features order best, this slack
     checkpoint: Path | None = None  # where WRAPPER keeps its strategy, Q' and changed plans between outer iterations
     resume_from: WrapperCheckpoint | None = None  # what that file held at the start
     last_policy: Policy | None = None
@@ -461,7 +466,8 @@ def _identity(run: _Run, examples: list[_Example], grammar: Grammar, instance_or
             **({"keep_repairs": True} if run.keep_repairs else {}),
             **({"distinct_instances": True} if run.distinct_instances else {}),
             **({"avoid_edges": True} if run.avoid_edges else {}),
-            **({"repairs": run.repairs} if run.repairs > 1 else {})}
+            **({"repairs": run.repairs} if run.repairs > 1 else {}),
+            **({"ordered_repairs": run.ordered_repairs} if run.ordered_repairs is not None else {})}
 
 
 def _checkpoint(run: _Run, identity: dict[str, object], subset: list[int], examples: list[_Example],
@@ -620,7 +626,8 @@ def learn_with_settings(instances: Sequence[Instance], vocabulary: Vocabulary, s
                         verify_jobs=settings.verify_jobs, probe_states=settings.probe_states,
                         pool_states=settings.pool_states, checkpoint=checkpoint, grow_by=settings.grow_by,
                         keep_repairs=settings.keep_repairs, distinct_instances=settings.distinct_instances,
-                        avoid_edges=settings.avoid_edges, repairs=settings.repairs, progress=progress)
+                        avoid_edges=settings.avoid_edges, repairs=settings.repairs,
+                        ordered_repairs=settings.ordered_repairs, progress=progress)
 
 
 class _DeadEnds:
@@ -697,6 +704,7 @@ def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, run: _
         if run.simplify:
             policy = simplify_policy(policy, certified.certificate, result.k, transition_values(reduced, policy, bad))
         run.last_policy = dataclasses.replace(policy, domain=run.vocabulary.domain.name)
+        order = None if run.ordered_repairs is None else RepairOrder.of(reduced, result.features, columns)
         statistics.add_time("simplification", started)
         progress(f"inner {statistics.inner_iterations}: {len(policy.features)} features, {len(policy.rules)} rules, "
                  f"|Q'| = {len(subset)}, |X+| = {len(good)}, |X-| = {len(bad)}, pruned pool {len(columns):,}")
@@ -713,7 +721,7 @@ def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, run: _
             if check.solved:
                 continue
             repaired = True
-            _repair(example, number, check, rows, run.teacher, run.verify_states)
+            _repair(example, number, check, rows, run.teacher, run.verify_states, order, run.ordered_repairs or 0)
         statistics.add_time("verification", started)
         if not repaired:
             return policy
@@ -852,17 +860,68 @@ def _first_transition(failure: GenexFailure, examples: list[_Example], rows: _Ro
     return f", in {instance.source_name}: {actions[0] if actions else 'no action'}"
 
 
+@dataclass(frozen=True)
+class RepairOrder:
+    """The last policy's features (pool columns) and the directions each moved in over the good
+    transitions it was learned from: what an ordered repair scores a step by."""
+
+    columns: np.ndarray
+    up: np.ndarray  # per feature: increased across some good transition
+    down: np.ndarray
+
+    @classmethod
+    def of(cls, examples: LearningExamples, features: Sequence[int], columns: Sequence[int]) -> RepairOrder:
+        """From GENEX's choice `features` (columns of `examples.table`, itself the pool's `columns`)."""
+        chosen = list(features)
+        changes = examples.table.changes(examples.good)[:, chosen]
+        return cls(np.asarray(columns)[chosen], (changes > 0).any(axis=0), (changes < 0).any(axis=0))
+
+    def key(self, changes: np.ndarray) -> tuple[int, int]:
+        """For one step's changes of the pool's features: (how many of the policy's features move
+        against the one direction they moved in, 0 where one moves along it else 1); lower is better."""
+        moves = changes[self.columns]
+        against = ((moves > 0) & self.down & ~self.up) | ((moves < 0) & self.up & ~self.down)
+        along = ((moves > 0) & self.up & ~self.down) | ((moves < 0) & self.down & ~self.up)
+        return int(against.sum()), 0 if along.any() else 1
+
+
 def _repair(example: _Example, number: int, check: Verification, rows: _Rows, teacher: Teacher,
-            max_states: int) -> None:
+            max_states: int, order: RepairOrder | None = None, slack: int = 0) -> None:
     """Add the good or bad transitions that the verification's witnesses ask for (a LearningFailure
-    where there is none to add)."""
+    where there is none to add); with `order`, a state not closed gets its best-ordered good step
+    among those at most `slack` steps longer than the teacher's."""
     for witness in (check.witness, *check.more):  # the others are states not closed as well
         _repair_witness(example, number, dataclasses.replace(check, witness=witness, more=()), rows, teacher,
-                        max_states)
+                        max_states, order, slack)
+
+
+def _ordered_step(example: _Example, number: int, state: State, target: int, steps: int, rows: _Rows,
+                  teacher: Teacher, order: RepairOrder) -> int:
+    """The successor of `state` (a row) that `order` ranks best among `target` (the teacher's step)
+    and those whose transition is not like a bad one and whose teacher plan takes at most `steps`
+    - 1 steps; `target` where none ranks better."""
+    source = rows.row(number, example.bridge, state)
+    successors: dict[int, State] = {}
+    for successor in example.instance.successors(state):
+        successors.setdefault(rows.row(number, example.bridge, successor.state), successor.state)
+    candidates = [row for row in successors if row not in (source, target)
+                  and not _like_bad(example, source, row, rows)]
+    if not candidates:
+        return target
+    table = rows.table([source, target, *candidates])
+    changes = table.changes([(0, i) for i in range(1, len(candidates) + 2)])
+    keys = [order.key(row) for row in changes]
+    for index in sorted(range(1, len(keys)), key=lambda i: keys[i]):  # stable: successor order on ties
+        if keys[index] >= keys[0]:
+            break
+        advice = teacher.advise(example.instance, successors[candidates[index - 1]])
+        if advice.verdict is Solvability.ALIVE and len(advice.states) <= steps:
+            return candidates[index - 1]
+    return target
 
 
 def _repair_witness(example: _Example, number: int, check: Verification, rows: _Rows, teacher: Teacher,
-                    max_states: int) -> None:
+                    max_states: int, order: RepairOrder | None = None, slack: int = 0) -> None:
     path = [rows.row(number, example.bridge, s) for s in check.witness]
     if check.failure is Failure.NOT_CLOSED:
         state = check.witness[-1]
@@ -871,6 +930,9 @@ def _repair_witness(example: _Example, number: int, check: Verification, rows: _
             target = rows.row(number, example.bridge, advice.states[1])
             if _like_bad(example, path[-1], target, rows):  # a step (or its twin) the policy is to avoid
                 target = _step_avoiding(example, number, state, rows, teacher)
+            elif order is not None:
+                target = _ordered_step(example, number, state, target, len(advice.states) - 1 + slack, rows,
+                                       teacher, order)
             example.good.append((path[-1], target))
             example.relevant.append(path[-1])
             if len(path) > 1:
