@@ -82,7 +82,8 @@ def test_tpp_p01_has_edge_without_projections_and_a_policy_with_them(tpp, tmp_pa
     teacher = Teacher("siw", cache_dir=tmp_path / "plans")
     # only unloading changes a binary atom that moves one way (stored); the two drives undo each
     # other, buying and loading change ternary atoms only
-    with pytest.raises(LearningFailure, match=r"4 Edge requirement.*in tpp-p01: \(drive truck1 depot1 market1\)"):
+    with pytest.raises(LearningFailure,
+                       match=r"4 Edge requirement.*in tpp-p01: \(drive truck1 depot1 market1\), step 1 of the plan"):
         learn_policy([instance], vocabulary, load_grammar("default"), teacher, cache_dir=tmp_path / "pools")
     result = learn_policy([instance], vocabulary, load_grammar("projections"), teacher, cache_dir=tmp_path / "pools")
     assert all(v.solved for v in result.verifications)

@@ -13,7 +13,7 @@ from stratpol.learning.hitting_set import Requirement
 from stratpol.learning.settings import LearningSettings
 from stratpol.learning.teacher import Teacher
 from stratpol.learning.wrapper import (EdgeReplanning, LearningStatistics, _avoid_edge_states, _checkpoint, _Example,
-                                      _repair, _resume, _Rows, _Run)
+                                      _first_transition, _repair, _resume, _Rows, _Run)
 from stratpol.planning.dead_ends import Solvability
 from stratpol.policy import Kind
 from stratpol.verification import Failure, Verification
@@ -140,6 +140,11 @@ def test_an_edge_on_a_repair_makes_the_policys_step_into_its_state_bad(detour):
     example.good.append((repaired, onward))
     example.entries[repaired] = s1
     statistics, lines = LearningStatistics(), []
+    # the failure names the transition and whose it is
+    named = _first_transition(GenexFailure(((Requirement.EDGE, (repaired, onward)),)), [example], rows)
+    assert named.startswith(", in detour: ") and named.endswith(", a repair")
+    assert _first_transition(GenexFailure(((Requirement.EDGE, (s1, example.plan[2])),)), [example], rows) == \
+        ", in detour: (pick ball2 rooma right), step 2 of the plan"
     # a Deadend requirement names a bad and a good transition: four rows, no state to keep out of
     failure = GenexFailure(((Requirement.DEADEND, (s1, repaired, 0, s1)), (Requirement.EDGE, (repaired, onward)),
                             (Requirement.EDGE, (0, s1))))

@@ -850,14 +850,18 @@ def _step_avoiding(example: _Example, number: int, state: State, rows: _Rows, te
 
 
 def _first_transition(failure: GenexFailure, examples: list[_Example], rows: _Rows) -> str:
-    """The first pending transition in words: `, in p03.pddl: (drive truck1 depot1 market1)`."""
+    """The first pending transition in words, and whose it is: `, in p03.pddl: (drive truck1
+    depot1 market1), step 2 of the plan` or `..., a repair` (the teacher's step from a state the
+    policy walked into)."""
     kind, pair = failure.pending[0]
     if kind is not Requirement.EDGE:
         return ""
     source, target = rows.entries[pair[0]][1], rows.entries[pair[1]][1]
-    instance = examples[rows.numbers[pair[0]]].instance
-    actions = [str(s.action) for s in instance.successors(source) if s.state == target]
-    return f", in {instance.source_name}: {actions[0] if actions else 'no action'}"
+    example = examples[rows.numbers[pair[0]]]
+    actions = [str(s.action) for s in example.instance.successors(source) if s.state == target]
+    steps = list(zip(example.plan, example.plan[1:]))
+    whose = f"step {steps.index(pair) + 1} of the plan" if pair in steps else "a repair"
+    return f", in {example.instance.source_name}: {actions[0] if actions else 'no action'}, {whose}"
 
 
 @dataclass(frozen=True)
