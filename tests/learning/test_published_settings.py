@@ -55,6 +55,7 @@ def test_published_settings_per_domain():
     ("[default]\ndead_ends = 'yes'\n", "[default]: dead_ends: expected bool, got str 'yes'"),
     ("[defaults]\n", "unknown tables"),
     ("[default]\ngrow_by = 4\n", "[default]: grow_by: more than one failing instance joins Q' with strategy grow only"),
+    ("[default]\nordered_repairs = -1\n", "[default]: ordered_repairs: must be at least 0, not -1"),
 ])
 def test_bad_settings_files_are_one_clear_error(tmp_path, text, problem):
     path = tmp_path / "settings.toml"
