@@ -3,10 +3,12 @@ planner's plan from the same state (LearningSettings.edge_teacher)."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from stratpol.features import Vocabulary
 from stratpol.features.pool import parse_feature
+from stratpol.learning.directions import FeatureDirections
 from stratpol.learning.checkpoint import read_checkpoint, write_checkpoint
 from stratpol.learning.genex import GenexFailure
 from stratpol.learning.hitting_set import Requirement
@@ -79,6 +81,31 @@ def test_where_the_teacher_takes_the_same_step_a_detour_through_another_successo
     edges.replan(edge(start, example.plan[1]), [example], rows, LearningStatistics(), [].append)
     assert not example.replaced & set(zip(example.plan, example.plan[1:]))
     assert len(set(example.plan)) == len(example.plan) and instance.is_goal(rows.entries[example.plan[-1]][1])
+
+
+def test_with_feature_directions_a_detour_whose_first_step_a_feature_orders_comes_first(detour, gripper):
+    instance, states, _, _ = detour
+    vocabulary = Vocabulary(gripper)
+    # the fixture's features and two that tell the balls apart: carried balls with a goal, without one
+    features = DETOUR_FEATURES + [
+        (Kind.NUMERICAL, "n_count(c_and(c_some(r_primitive(carry,0,1),c_top),c_some(r_primitive(at_g,0,1),c_top)))"),
+        (Kind.NUMERICAL, "n_count(c_and(c_some(r_primitive(carry,0,1),c_top),c_all(r_primitive(at_g,0,1),c_bot)))")]
+    rows = _Rows([parse_feature(vocabulary, kind, expression) for kind, expression in features])
+    bridge = vocabulary.bridge(instance)
+    example = _Example(instance, bridge, [rows.row(0, bridge, s) for s in states])
+    example.restart()
+    edges = EdgeReplanning(Teacher("astar"), alternatives=8)
+    edge = lambda source, target: GenexFailure(((Requirement.EDGE, (source, target)),))  # noqa: E731
+    assert edges.replan(edge(example.plan[1], example.plan[2]), [example], rows, LearningStatistics(), [].append)
+    start, first = example.plan[:2]  # the optimal plan picks ball1
+    # free grippers only went up and carried balls with a goal only down: picking ball1 is ordered by
+    # no feature; carried balls without a goal never moved, so picking ball2 (a longer detour) is
+    directions = FeatureDirections(np.arange(5), up=np.array([True, False, False, False, False]),
+                                   down=np.array([False, False, False, True, False]))
+    assert edges.replan(edge(start, first), [example], rows, LearningStatistics(), [].append, directions)
+    assert any(atom[0] == "carry" and atom[1][0] == "ball2" for atom in rows.entries[example.plan[1]][1].atoms)
+    assert example.plan[0] == start and len(example.plan) == 5  # one step longer than picking ball1 first
+    assert instance.is_goal(rows.entries[example.plan[-1]][1])
 
 
 def test_replacement_keeps_repairs_and_refuses_same_steps_and_returns(detour):

@@ -12,7 +12,8 @@ from stratpol.features import Vocabulary
 from stratpol.features.pool import parse_feature
 from stratpol.generation import domain_folder
 from stratpol.learning.teacher import Teacher
-from stratpol.learning.wrapper import RepairOrder, _Example, _ordered_step, _repair, _Rows
+from stratpol.learning.directions import FeatureDirections
+from stratpol.learning.wrapper import _Example, _ordered_step, _repair, _Rows
 from stratpol.policy import Kind
 from stratpol.verification import Failure, Verification
 
@@ -49,18 +50,25 @@ def floors_below(rows: _Rows, row: int) -> int:
     return int(rows.table([row]).values[0, 0])
 
 
-def against_the_teacher(rows: _Rows, start: int, step: int) -> RepairOrder:
+def against_the_teacher(rows: _Rows, start: int, step: int) -> FeatureDirections:
     """An order in which the teacher's step moves "floors below" the wrong way."""
     went_up = floors_below(rows, step) > floors_below(rows, start)
-    return RepairOrder(np.array([0]), np.array([not went_up]), np.array([went_up]))
+    return FeatureDirections(np.array([0]), np.array([not went_up]), np.array([went_up]))
 
 
 @pytest.mark.parametrize("moves, key", [((1, 0), (1, 1)), ((-1, 0), (0, 0)), ((0, 0), (0, 1)), ((-1, 1), (0, 0)),
                                         ((1, 1), (1, 1))])
 def test_a_step_is_ranked_by_the_features_it_moves_against_and_along_their_direction(moves, key):
     # feature 0 only went down on the good transitions, feature 1 both ways (a chained feature)
-    order = RepairOrder(np.array([0, 1]), up=np.array([False, True]), down=np.array([True, True]))
+    order = FeatureDirections(np.array([0, 1]), up=np.array([False, True]), down=np.array([True, True]))
     assert order.key(np.array(moves)) == key
+
+
+@pytest.mark.parametrize("moves, orders", [((1, 0), False), ((-1, 0), True), ((0, 1), False), ((0, 0), False)])
+def test_a_step_is_ordered_where_a_feature_moves_as_on_every_good_transition(moves, orders):
+    # feature 0 only went down, feature 1 both ways: only a feature that stays monotone orders a step
+    directions = FeatureDirections(np.array([0, 1]), up=np.array([False, True]), down=np.array([True, True]))
+    assert directions.orders(np.array(moves)) is orders
 
 
 def test_the_repair_takes_the_equally_short_step_the_policy_orders_instead_of_the_teachers():
@@ -95,7 +103,7 @@ def test_a_better_ordered_step_with_a_longer_plan_is_taken_only_within_the_slack
 def test_the_chosen_step_is_the_teachers_or_better_ordered_with_a_plan_no_longer(directions):
     instance, rows, example, teacher, advice = setup(BETWEEN)
     step = rows.row(0, example.bridge, advice.states[1])
-    order = RepairOrder(np.array([0, 1]), np.array([d[0] for d in directions]), np.array([d[1] for d in directions]))
+    order = FeatureDirections(np.array([0, 1]), np.array([d[0] for d in directions]), np.array([d[1] for d in directions]))
     chosen = _ordered_step(example, 0, instance.initial_state, step, len(advice.states) - 1, rows, teacher, order)
     if chosen != step:
         changes = rows.table([example.plan[0], step, chosen]).changes([(0, 1), (0, 2)])

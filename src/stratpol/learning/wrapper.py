@@ -26,6 +26,7 @@ from stratpol.features.policy_evaluator import PolicyEvaluator
 from stratpol.features.vocabulary import InstanceBridge
 from stratpol.learning.checkpoint import (ChangedPlan, KeptRepairs, WrapperCheckpoint, check_run,
                                          read_checkpoint, write_checkpoint)
+from stratpol.learning.directions import FeatureDirections
 from stratpol.learning.genex import GenexFailure, genex
 from stratpol.learning.hitting_set import LearningExamples, Requirement, build_problem
 from stratpol.learning.projection import projected_policy, transition_values
@@ -273,8 +274,10 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
     failing instance and calls GENEX again).
     `ordered_repairs` = SLACK: a repair takes, of the teacher's step and the successors whose
     teacher plan is at most SLACK steps longer than the teacher's plan from the state, the one the
-    last policy's features order best (`RepairOrder`), so that the next GENEX call can keep those
-    features; the teacher's step where none is better. None: the teacher's step (the paper).
+    last policy's features order best (`FeatureDirections`), so that the next GENEX call can keep
+    those features; the teacher's step where none is better. None: the teacher's step (the paper).
+    With it, Edge replanning with `edge_alternatives` also puts first the paths whose first step
+    some pool feature orders (it moves there as on every good transition it moves on).
     `checkpoint`: a file WRAPPER writes its strategy, Q' and the plans Edge replanning changed to
     after each outer iteration; read before any work, it is where a run with the same settings
     starts (`stratpol.learning.checkpoint`).
@@ -689,7 +692,8 @@ def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, run: _
         statistics.add_time("genex", started)
         if isinstance(result, GenexFailure):  # named by the learner's rows, not the sub-table's
             failure = GenexFailure(tuple((kind, tuple(used[r] for r in sources)) for kind, sources in result.pending))
-            if run.edges is not None and run.edges.replan(failure, examples, rows, statistics, progress):
+            directions = None if run.ordered_repairs is None else FeatureDirections.of(reduced, columns)
+            if run.edges is not None and run.edges.replan(failure, examples, rows, statistics, progress, directions):
                 continue
             if run.avoid_edges and _avoid_edge_states(failure, examples, rows, statistics, progress):
                 continue
@@ -704,7 +708,7 @@ def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, run: _
         if run.simplify:
             policy = simplify_policy(policy, certified.certificate, result.k, transition_values(reduced, policy, bad))
         run.last_policy = dataclasses.replace(policy, domain=run.vocabulary.domain.name)
-        order = None if run.ordered_repairs is None else RepairOrder.of(reduced, result.features, columns)
+        order = None if run.ordered_repairs is None else FeatureDirections.of(reduced, columns, result.features)
         statistics.add_time("simplification", started)
         progress(f"inner {statistics.inner_iterations}: {len(policy.features)} features, {len(policy.rules)} rules, "
                  f"|Q'| = {len(subset)}, |X+| = {len(good)}, |X-| = {len(bad)}, pruned pool {len(columns):,}")
@@ -737,9 +741,10 @@ class EdgeReplanning:
     alternatives: int = 0
 
     def replan(self, failure: GenexFailure, examples: list[_Example], rows: _Rows, statistics: LearningStatistics,
-               progress: Callable[[str], None]) -> bool:
+               progress: Callable[[str], None], directions: FeatureDirections | None = None) -> bool:
         """Put another path in place of each pending Edge requirement's transition; whether any
-        transition was replaced."""
+        transition was replaced. With `directions`, paths whose first step a pool feature orders
+        come first."""
         edges = [pair for kind, pair in failure.pending if kind is Requirement.EDGE]
         replaced = 0
         for done, (source, target) in enumerate(edges):
@@ -749,25 +754,35 @@ class EdgeReplanning:
             if (source, target) not in example.good:
                 continue  # an earlier replacement of this round dropped it
             replaced += any(example.replace_transition(source, target, path)
-                            for path in self._paths(example, number, source, target, rows))
+                            for path in self._paths(example, number, source, target, rows, directions))
         finish_status(progress, "Edge replanning")
         if replaced:
             statistics.replanned += replaced
             progress(f"Edge: {replaced} teacher transition(s) replaced by {self.teacher.planner_name}'s plans")
         return replaced > 0
 
-    def _paths(self, example: _Example, number: int, source: int, target: int, rows: _Rows) -> Iterator[list[int]]:
+    def _paths(self, example: _Example, number: int, source: int, target: int, rows: _Rows,
+               directions: FeatureDirections | None = None) -> Iterator[list[int]]:
         """Paths (rows) from `source` to a goal to put in place of (source, target): the teacher's
         plan where it steps elsewhere, else detours through up to `alternatives` other successors,
-        shortest first."""
+        shortest first. With `directions`, a plan whose first step no feature orders comes after
+        the detours whose first step one does."""
         state = rows.entries[source][1]
         plan = _teacher_path(example, number, state, rows, self.teacher)
-        if plan is not None and plan[1] != target:
+        plan = None if plan is None or plan[1] == target else plan
+
+        def ordered(path: list[int]) -> bool:
+            return directions is None or directions.orders(rows.table(path[:2]).changes([(0, 1)])[0])
+
+        if plan is not None and ordered(plan):
             yield plan
             return
         if self.alternatives:
-            yield from _detours(example, number, state, rows, self.teacher, lambda step: step == target,
-                                self.alternatives)
+            detours = _detours(example, number, state, rows, self.teacher, lambda step: step == target,
+                               self.alternatives)
+            yield from sorted(detours, key=lambda path: not ordered(path))  # stable: shortest first within
+        if plan is not None:
+            yield plan
 
 
 def _teacher_path(example: _Example, number: int, state: State, rows: _Rows, teacher: Teacher) -> list[int] | None:
@@ -864,33 +879,8 @@ def _first_transition(failure: GenexFailure, examples: list[_Example], rows: _Ro
     return f", in {example.instance.source_name}: {actions[0] if actions else 'no action'}, {whose}"
 
 
-@dataclass(frozen=True)
-class RepairOrder:
-    """The last policy's features (pool columns) and the directions each moved in over the good
-    transitions it was learned from: what an ordered repair scores a step by."""
-
-    columns: np.ndarray
-    up: np.ndarray  # per feature: increased across some good transition
-    down: np.ndarray
-
-    @classmethod
-    def of(cls, examples: LearningExamples, features: Sequence[int], columns: Sequence[int]) -> RepairOrder:
-        """From GENEX's choice `features` (columns of `examples.table`, itself the pool's `columns`)."""
-        chosen = list(features)
-        changes = examples.table.changes(examples.good)[:, chosen]
-        return cls(np.asarray(columns)[chosen], (changes > 0).any(axis=0), (changes < 0).any(axis=0))
-
-    def key(self, changes: np.ndarray) -> tuple[int, int]:
-        """For one step's changes of the pool's features: (how many of the policy's features move
-        against the one direction they moved in, 0 where one moves along it else 1); lower is better."""
-        moves = changes[self.columns]
-        against = ((moves > 0) & self.down & ~self.up) | ((moves < 0) & self.up & ~self.down)
-        along = ((moves > 0) & self.up & ~self.down) | ((moves < 0) & self.down & ~self.up)
-        return int(against.sum()), 0 if along.any() else 1
-
-
 def _repair(example: _Example, number: int, check: Verification, rows: _Rows, teacher: Teacher,
-            max_states: int, order: RepairOrder | None = None, slack: int = 0) -> None:
+            max_states: int, order: FeatureDirections | None = None, slack: int = 0) -> None:
     """Add the good or bad transitions that the verification's witnesses ask for (a LearningFailure
     where there is none to add); with `order`, a state not closed gets its best-ordered good step
     among those at most `slack` steps longer than the teacher's."""
@@ -900,7 +890,7 @@ def _repair(example: _Example, number: int, check: Verification, rows: _Rows, te
 
 
 def _ordered_step(example: _Example, number: int, state: State, target: int, steps: int, rows: _Rows,
-                  teacher: Teacher, order: RepairOrder) -> int:
+                  teacher: Teacher, order: FeatureDirections) -> int:
     """The successor of `state` (a row) that `order` ranks best among `target` (the teacher's step)
     and those whose transition is not like a bad one and whose teacher plan takes at most `steps`
     - 1 steps; `target` where none ranks better."""
@@ -925,7 +915,7 @@ def _ordered_step(example: _Example, number: int, state: State, target: int, ste
 
 
 def _repair_witness(example: _Example, number: int, check: Verification, rows: _Rows, teacher: Teacher,
-                    max_states: int, order: RepairOrder | None = None, slack: int = 0) -> None:
+                    max_states: int, order: FeatureDirections | None = None, slack: int = 0) -> None:
     path = [rows.row(number, example.bridge, s) for s in check.witness]
     if check.failure is Failure.NOT_CLOSED:
         state = check.witness[-1]
