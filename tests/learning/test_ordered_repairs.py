@@ -103,7 +103,8 @@ def test_a_better_ordered_step_with_a_longer_plan_is_taken_only_within_the_slack
 def test_the_chosen_step_is_the_teachers_or_better_ordered_with_a_plan_no_longer(directions):
     instance, rows, example, teacher, advice = setup(BETWEEN)
     step = rows.row(0, example.bridge, advice.states[1])
-    order = FeatureDirections(np.array([0, 1]), np.array([d[0] for d in directions]), np.array([d[1] for d in directions]))
+    up, down = (np.array([d[i] for d in directions]) for i in (0, 1))
+    order = FeatureDirections(np.array([0, 1]), up, down)
     chosen = _ordered_step(example, 0, instance.initial_state, step, len(advice.states) - 1, rows, teacher, order)
     if chosen != step:
         changes = rows.table([example.plan[0], step, chosen]).changes([(0, 1), (0, 2)])

@@ -236,7 +236,8 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
                  k: int = 1, symmetry: bool = False, verify_jobs: int = 1, probe_states: int | None = None,
                  checkpoint: Path | None = None, grow_by: int = 1, keep_repairs: bool = False,
                  distinct_instances: bool = False, avoid_edges: bool = False, repairs: int = 1,
-                 ordered_repairs: int | None = None, progress: Callable[[str], None] = lambda message: None) -> WrapperResult:
+                 ordered_repairs: int | None = None,
+                 progress: Callable[[str], None] = lambda message: None) -> WrapperResult:
     """Algorithm 2 on the training instances `instances`.
 
     `time_limit` bounds the whole run (LearningTimeout past it): the pool gets the grammar's time
@@ -295,8 +296,8 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
     edges = None if edge_teacher is None else EdgeReplanning(edge_teacher, edge_alternatives)
     run = _Run(vocabulary, teacher, seed, verify_max_states, deadline, simplify,
                _DeadEnds() if dead_ends else None, edges, k, statistics, progress, symmetry, verify_jobs,
-               probe_states, grow_by, keep_repairs, distinct_instances, avoid_edges, repairs, ordered_repairs, checkpoint,
-               None if checkpoint is None else read_checkpoint(checkpoint))
+               probe_states, grow_by, keep_repairs, distinct_instances, avoid_edges, repairs, ordered_repairs,
+               checkpoint, None if checkpoint is None else read_checkpoint(checkpoint))
     try:
         return _wrapper(instances, grammar, run, cache_dir, max_outer, pool_states, instance_order)
     except LearningFailure as failure:
