@@ -55,8 +55,9 @@ class LearningSettings:
                                             "the last policy's features order best (none moving against its "
                                             "direction on the good transitions, one moving along it) among the "
                                             "teacher's step and those whose teacher plan is at most SLACK steps "
-                                            "longer than the teacher's plan from the state; none: the teacher's "
-                                            "step, as in the paper", at_least(0), "SLACK")
+                                            "longer than the teacher's plan from the state (and Edge replanning "
+                                            "tries first the detours whose first step a feature orders); none: "
+                                            "the teacher's step, as in the paper", at_least(0), "SLACK")
     k: int = parameter(1, "the k of the k-stratification GENEX certifies: 1 (the paper) or 2 (a feature may also "
                        "be monotone given two chosen features)", within(1, 2, True, True), "K")
     verify_states: int = parameter(VERIFY_STATES, "the most policy-reachable states verification explores on one "

@@ -893,8 +893,9 @@ def _repair(example: _Example, number: int, check: Verification, rows: _Rows, te
 def _ordered_step(example: _Example, number: int, state: State, target: int, steps: int, rows: _Rows,
                   teacher: Teacher, order: FeatureDirections) -> int:
     """The successor of `state` (a row) that `order` ranks best among `target` (the teacher's step)
-    and those whose transition is not like a bad one and whose teacher plan takes at most `steps`
-    - 1 steps; `target` where none ranks better."""
+    and the others whose transition is not like a bad one and from which the teacher's plan reaches
+    a goal within `steps` steps of `state`; `target` where none ranks better. The teacher is asked
+    only about successors that rank better, best first."""
     source = rows.row(number, example.bridge, state)
     successors: dict[int, State] = {}
     for successor in example.instance.successors(state):
