@@ -8,8 +8,8 @@ import pytest
 
 from stratpol.features import Vocabulary
 from stratpol.features.pool import parse_feature
-from stratpol.learning.directions import FeatureDirections
 from stratpol.learning.checkpoint import read_checkpoint, write_checkpoint
+from stratpol.learning.directions import FeatureDirections
 from stratpol.learning.genex import GenexFailure
 from stratpol.learning.hitting_set import Requirement
 from stratpol.learning.settings import LearningSettings

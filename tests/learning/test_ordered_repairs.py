@@ -1,5 +1,6 @@
 """Ordered repairs (LearningSettings.ordered_repairs): where a policy is not closed, the repair takes
-the step the last policy's features order best among those the teacher's plans make no longer."""
+the step the last policy's features order best among those whose teacher plan is at most SLACK
+steps longer than the teacher's."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ from hypothesis import strategies as st
 from stratpol.features import Vocabulary
 from stratpol.features.pool import parse_feature
 from stratpol.generation import domain_folder
-from stratpol.learning.teacher import Teacher
 from stratpol.learning.directions import FeatureDirections
+from stratpol.learning.teacher import Teacher
 from stratpol.learning.wrapper import _Example, _ordered_step, _repair, _Rows
 from stratpol.policy import Kind
 from stratpol.verification import Failure, Verification
