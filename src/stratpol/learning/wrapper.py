@@ -148,6 +148,11 @@ class _Rows:
             self.numbers.append(instance)
         return self.index[key]
 
+    def step_changes(self, source: int, targets: Sequence[int]) -> np.ndarray:
+        """Each pool feature's change across the step from row `source` to each of `targets`
+        (one line per target)."""
+        return self.table([source, *targets]).changes([(0, i) for i in range(1, len(targets) + 1)])
+
     def table(self, rows: Sequence[int]) -> FeatureTable:
         """The feature table of `rows`, in that order (its row i is rows[i])."""
         missing = sorted({r for r in rows if r not in self._slot})
@@ -693,9 +698,10 @@ def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, run: _
         statistics.add_time("genex", started)
         if isinstance(result, GenexFailure):  # named by the learner's rows, not the sub-table's
             failure = GenexFailure(tuple((kind, tuple(used[r] for r in sources)) for kind, sources in result.pending))
-            directions = None if run.ordered_repairs is None else FeatureDirections.of(reduced, columns)
-            if run.edges is not None and run.edges.replan(failure, examples, rows, statistics, progress, directions):
-                continue
+            if run.edges is not None:  # with ordered repairs, detours go by the pool's directions
+                directions = None if run.ordered_repairs is None else FeatureDirections.of(reduced, columns)
+                if run.edges.replan(failure, examples, rows, statistics, progress, directions):
+                    continue
             if run.avoid_edges and _avoid_edge_states(failure, examples, rows, statistics, progress):
                 continue
             raise LearningFailure(f"GENEX: {failure.describe()}{_first_transition(failure, examples, rows)}")
@@ -773,7 +779,7 @@ class EdgeReplanning:
         plan = None if plan is None or plan[1] == target else plan
 
         def ordered(path: list[int]) -> bool:
-            return directions is None or directions.orders(rows.table(path[:2]).changes([(0, 1)])[0])
+            return directions is None or directions.orders(rows.step_changes(path[0], path[1:2])[0])
 
         if plan is not None and ordered(plan):
             yield plan
@@ -849,8 +855,7 @@ def _twin(rows: _Rows, source: int, target: int, others: list[int]) -> bool:
     `target` does (symmetric siblings, as picking a ball with one gripper or the other)."""
     if not others:
         return False
-    table = rows.table([source, target, *others])
-    changes = table.changes([(0, row) for row in range(1, len(others) + 2)])
+    changes = rows.step_changes(source, [target, *others])
     return bool((changes[1:] == changes[0]).all(axis=1).any())
 
 
@@ -904,9 +909,7 @@ def _ordered_step(example: _Example, number: int, state: State, target: int, ste
                   and not _like_bad(example, source, row, rows)]
     if not candidates:
         return target
-    table = rows.table([source, target, *candidates])
-    changes = table.changes([(0, i) for i in range(1, len(candidates) + 2)])
-    keys = [order.key(row) for row in changes]
+    keys = [order.key(changes) for changes in rows.step_changes(source, [target, *candidates])]
     for index in sorted(range(1, len(keys)), key=lambda i: keys[i]):  # stable: successor order on ties
         if keys[index] >= keys[0]:
             break
