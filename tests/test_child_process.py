@@ -42,3 +42,20 @@ def test_forked_workers_return_in_order_what_the_function_computes_in_them():
     assert set(multiprocessing.active_children()) - before  # the workers at work
     early.close()  # the workers still at work end with it
     assert not set(multiprocessing.active_children()) - before
+
+
+def test_a_forked_worker_that_dies_or_raises_is_an_error_here_not_a_wait_without_end():
+    def dies_at_three(number: int) -> int:
+        if number == 3:
+            _killed()
+        return number
+
+    started = time.perf_counter()
+    with pytest.raises(ChildDied) as died:
+        list(in_forked_workers(dies_at_three, 10, jobs=2))
+    assert died.value.exit_code == -signal.SIGKILL
+    assert time.perf_counter() - started < 20
+    with pytest.raises(ZeroDivisionError):
+        list(in_forked_workers(lambda n: 1 // (n - 5), 10, jobs=2))
+    assert list(in_forked_workers(lambda n: n, 1, jobs=4)) == [0]  # no more workers than numbers
+    assert list(in_forked_workers(lambda n: n, 0, jobs=2)) == []

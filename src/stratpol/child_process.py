@@ -9,6 +9,7 @@ import multiprocessing
 import signal
 import threading
 from collections.abc import Callable, Iterator
+from multiprocessing.connection import Connection, wait
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -28,28 +29,63 @@ def in_forked_workers(function: Callable[[int], T], count: int, jobs: int) -> It
     """function(0), ..., function(count - 1), computed `jobs` at a time by forked workers and
     yielded in order. The workers inherit `function` and what it reads (nothing is pickled on the
     way in; the results come back pickled), leave an interrupt to this process, and end when the
-    iteration does (closing it early ends those still at work). One such iteration at a time."""
-    global _FORKED_FUNCTION
-    _FORKED_FUNCTION = function
+    iteration does (closing it early ends those still at work). A worker that dies without an
+    answer (killed, or crashed in a library) is a ChildDied here, never a wait without end: each
+    worker has a pipe of its own and no helper thread of a pool stands between."""
+    context = multiprocessing.get_context("fork")
+    workers: dict[Connection, multiprocessing.process.BaseProcess] = {}
     try:
-        with multiprocessing.get_context("fork").Pool(jobs, initializer=_quiet_worker) as pool:
-            yield from pool.imap(_call_forked, range(count))
+        for _ in range(min(jobs, count)):
+            here, there = context.Pipe()
+            worker = context.Process(target=_serve, args=(there, function), daemon=True)
+            worker.start()
+            there.close()
+            workers[here] = worker
+        asked: dict[Connection, int] = {}  # what each busy worker computes
+        answers: dict[int, T] = {}
+        following = 0  # the next number to ask for
+        for connection in workers:
+            if following < count:
+                connection.send(following)
+                asked[connection], following = following, following + 1
+        for wanted in range(count):
+            while wanted not in answers:
+                for connection in wait(list(asked)):
+                    try:
+                        ok, answer = connection.recv()
+                    except EOFError:
+                        workers[connection].join()
+                        raise ChildDied(workers[connection].exitcode, "a forked worker") from None
+                    if not ok:
+                        raise answer
+                    answers[asked.pop(connection)] = answer
+                    if following < count:
+                        connection.send(following)
+                        asked[connection], following = following, following + 1
+            yield answers.pop(wanted)
     finally:
-        _FORKED_FUNCTION = None
+        for connection, worker in workers.items():
+            if worker.is_alive():
+                worker.kill()
+            worker.join()
+            connection.close()
 
 
-_FORKED_FUNCTION: Callable[[int], Any] | None = None  # what the workers of in_forked_workers call
-
-
-def _call_forked(number: int) -> Any:
-    return _FORKED_FUNCTION(number)
-
-
-def _quiet_worker() -> None:
-    """A forked worker leaves an interrupt to its parent, whose pool ends it with SIGTERM: that
-    ends it at once, without the parent's handler and its traceback."""
+def _serve(connection: Connection, function: Callable[[int], Any]) -> None:
+    """A forked worker's loop: a number in, function(number) or the exception it raised out, until
+    the parent closes the pipe. An interrupt is left to the parent, which kills the worker."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    while True:
+        try:
+            number = connection.recv()
+        except EOFError:
+            return
+        try:
+            answer = (True, function(number))
+        except Exception as error:  # raised again in the parent
+            answer = (False, error)
+        connection.send(answer)
 
 
 def can_fork_here() -> bool:
