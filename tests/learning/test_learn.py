@@ -60,6 +60,18 @@ def test_a_pool_on_every_other_plan_still_learns_a_policy_verified_on_all_instan
     assert len(result.verifications) == 4 and all(v.solved for v in result.verifications)
 
 
+def test_a_pool_also_on_reached_states_keeps_more_features_apart_and_still_learns(learned, tmp_path):
+    folder, vocabulary, whole = learned
+    instances = [folder.domain.instance_from_text(folder.generator(balls=n)) for n in (1, 2, 3, 4)]
+    result = learn_policy(instances, vocabulary, load_grammar("default"), Teacher("siw", cache_dir=tmp_path / "plans"),
+                          cache_dir=tmp_path / "pools", pool_reachable=30)
+    # the 40 plan states and the other 20 classes of renamed states the 4 instances have (gripper-n:
+    # robot room x balls in A, in B, held by 0-2 grippers: 6, 12, 18, 24 classes)
+    assert result.statistics.pool_generation.states == 60
+    assert result.statistics.pool > whole.statistics.pool  # features equal on the plans told apart
+    assert len(result.verifications) == 4 and all(v.solved for v in result.verifications)
+
+
 @pytest.mark.parametrize("strategy", ["S2", "grow"])
 def test_shortest_plans_first_learns_on_the_same_pool_a_policy_verified_on_all_instances(learned, tmp_path,
                                                                                          strategy):

@@ -39,6 +39,10 @@ class LearningSettings:
     pool_states: int | None = parameter(None, "generate the feature pool on the plans of every k-th instance (by "
                                         "plan length), about this many states; none: on every plan state, as in "
                                         "the paper", at_least(1), "N")
+    pool_reachable: int | None = parameter(None, "also generate the pool on up to this many states the training "
+                                           "instances reach breadth-first from their initial states, one per "
+                                           "class of renamed states (for small finite training sets); none: "
+                                           "plan states only, as in the paper", at_least(1), "N")
     edge_teacher: str | None = parameter(None, "planner asked for another plan from a state whose teacher "
                                          "transition no pool feature can order (an Edge requirement); none: "
                                          "learning fails there, as in the paper", None, "P")
@@ -96,6 +100,7 @@ class LearningSettings:
         extras += f", repairs ordered by the policy's features (slack {self.ordered_repairs})" \
             if self.ordered_repairs is not None else ""
         extras += f", pool on about {self.pool_states:,} plan states" if self.pool_states else ""
+        extras += f", pool also on up to {self.pool_reachable:,} reachable states" if self.pool_reachable else ""
         extras += ", shortest plans first" if self.instance_order == "shortest" else ""
         extras += f", GENEX chains for k = {self.k}" if self.k != 1 else ""
         extras += f", verification up to {self.verify_states:,} states" if self.verify_states != VERIFY_STATES else ""

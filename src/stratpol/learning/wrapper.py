@@ -36,6 +36,7 @@ from stratpol.learning.teacher import Teacher
 from stratpol.planning import Instance, State
 from stratpol.planning.dead_ends import Solvability, is_dead_end
 from stratpol.planning.isomorphism import first_renamings
+from stratpol.planning.reachable import reachable_states
 from stratpol.planning.symmetry import canonical_key
 from stratpol.policy import Policy
 from stratpol.policy.text import format_policy, format_rule
@@ -241,7 +242,7 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
                  k: int = 1, symmetry: bool = False, verify_jobs: int = 1, probe_states: int | None = None,
                  checkpoint: Path | None = None, grow_by: int = 1, keep_repairs: bool = False,
                  distinct_instances: bool = False, avoid_edges: bool = False, repairs: int = 1,
-                 ordered_repairs: int | None = None,
+                 ordered_repairs: int | None = None, pool_reachable: int | None = None,
                  progress: Callable[[str], None] = lambda message: None) -> WrapperResult:
     """Algorithm 2 on the training instances `instances`.
 
@@ -261,6 +262,9 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
     in place of the transition.
     `pool_states` generates the pool on the plans of every k-th instance (longest plan first), about
     that many states, instead of on all plan states: generation time grows with the states.
+    `pool_reachable` also generates it on up to that many states the instances reach breadth-first
+    from their initial states, one per class of renamed states (`reachable_states`): features
+    that agree on the plans but not on the states a policy walks into stay apart.
     `instance_order` "shortest" orders the instances for S1, S2 and verification by teacher plan
     length, shortest first, instead of longest first (the paper), so that the first subsets Q'
     are the smallest instances. `k` = 2 lets GENEX make a feature monotone given two chosen
@@ -304,7 +308,7 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
                probe_states, grow_by, keep_repairs, distinct_instances, avoid_edges, repairs, ordered_repairs,
                checkpoint, None if checkpoint is None else read_checkpoint(checkpoint))
     try:
-        return _wrapper(instances, grammar, run, cache_dir, max_outer, pool_states, instance_order)
+        return _wrapper(instances, grammar, run, cache_dir, max_outer, pool_states, pool_reachable, instance_order)
     except LearningFailure as failure:
         statistics.teacher_calls = teacher.calls
         failure.statistics, failure.last_policy = statistics, run.last_policy
@@ -361,7 +365,8 @@ class _Run:
 
 
 def _wrapper(instances: Sequence[Instance], grammar: Grammar, run: _Run, cache_dir: Path | None,
-             max_outer: int | None, pool_states: int | None, instance_order: str) -> WrapperResult:
+             max_outer: int | None, pool_states: int | None, pool_reachable: int | None,
+             instance_order: str) -> WrapperResult:
     vocabulary, teacher, statistics, progress, deadline = (run.vocabulary, run.teacher, run.statistics,
                                                            run.progress, run.deadline)
     started = time.perf_counter()
@@ -387,18 +392,22 @@ def _wrapper(instances: Sequence[Instance], grammar: Grammar, run: _Run, cache_d
 
     started = time.perf_counter()
     bridges = [vocabulary.bridge(instance) for instance, _ in pending]
-    plan_states = [(bridge, s) for bridge, (_, states) in zip(bridges, pending) for s in states]
-    if pool_states is not None and len(plan_states) > pool_states:
-        step = -(-len(plan_states) // pool_states)
-        plan_states = [(bridge, s) for bridge, (_, states) in list(zip(bridges, pending))[::step] for s in states]
+    on = [(number, s) for number, (_, states) in enumerate(pending) for s in states]  # the pool's states
+    if pool_states is not None and len(on) > pool_states:
+        step = -(-len(on) // pool_states)
+        on = [(number, s) for number, (_, states) in enumerate(pending) if number % step == 0 for s in states]
+    if pool_reachable is not None:
+        reached = reachable_states([instance for instance, _ in pending], pool_reachable, known=on)
+        progress(f"feature pool: {len(reached):,} more states reached from the initial states")
+        on += reached
     if deadline is not None:  # the pool gets what is left of the time limit, and says so if it is cut
         left = deadline - time.perf_counter()
         if left <= 0:
             raise LearningTimeout("time limit reached before the feature pool")
         if left < grammar.time_limit:
             grammar = dataclasses.replace(grammar, time_limit=max(1, int(left)))
-    progress(f"feature pool: generating on {len(plan_states):,} plan states (complexity {grammar.complexity_limit})")
-    pool = generate_pool(vocabulary, plan_states, grammar, cache_dir=cache_dir, progress=progress)
+    progress(f"feature pool: generating on {len(on):,} states (complexity {grammar.complexity_limit})")
+    pool = generate_pool(vocabulary, [(bridges[number], s) for number, s in on], grammar, cache_dir=cache_dir, progress=progress)
     statistics.pool_generation = pool.generation
     if instance_order == "shortest":  # after the pool, so that it is the same pool in either order
         shortest = sorted(range(len(pending)), key=lambda i: (len(pending[i][1]), pending[i][0].source_name))
@@ -636,7 +645,8 @@ def learn_with_settings(instances: Sequence[Instance], vocabulary: Vocabulary, s
                         pool_states=settings.pool_states, checkpoint=checkpoint, grow_by=settings.grow_by,
                         keep_repairs=settings.keep_repairs, distinct_instances=settings.distinct_instances,
                         avoid_edges=settings.avoid_edges, repairs=settings.repairs,
-                        ordered_repairs=settings.ordered_repairs, progress=progress)
+                        ordered_repairs=settings.ordered_repairs, pool_reachable=settings.pool_reachable,
+                        progress=progress)
 
 
 class _DeadEnds:
