@@ -20,8 +20,8 @@ import numpy as np
 
 from stratpol.child_process import can_fork_here, in_forked_workers
 from stratpol.errors import InputError
-from stratpol.features import (FeatureTable, Grammar, PoolGeneration, Vocabulary, generate_pool, load_grammar,
-                               prune_equivalent)
+from stratpol.features import (FeaturePool, FeatureTable, Grammar, PoolGeneration, Vocabulary, generate_pool,
+                               load_grammar, prune_equivalent)
 from stratpol.features.policy_evaluator import PolicyEvaluator
 from stratpol.features.vocabulary import InstanceBridge
 from stratpol.learning.checkpoint import (ChangedPlan, KeptRepairs, WrapperCheckpoint, check_run,
@@ -87,6 +87,7 @@ class LearningStatistics:
     replanned: int = 0  # good transitions of Edge requirements replaced by the Edge teacher's plans
     renamed: int = 0  # instances left out as renamings of others (their verdicts are those of the others)
     avoided: int = 0  # repaired states of Edge requirements the policy was made to keep out of
+    refreshed: int = 0  # pools generated again on the states learning met, where GENEX failed
     seconds: dict[str, float] = field(default_factory=dict)
 
     def add_time(self, phase: str, started: float) -> None:
@@ -102,6 +103,7 @@ class LearningStatistics:
         left_out += f" ({self.renamed} renamings of these left out)" if self.renamed else ""
         replanned = f", {self.replanned} Edge transitions replanned" if self.replanned else ""
         replanned += f", {self.avoided} Edge states avoided" if self.avoided else ""
+        replanned += f", pool refreshed {self.refreshed} times" if self.refreshed else ""
         phases = ", ".join(f"{phase} {seconds:.2f} s" for phase, seconds in self.seconds.items())
         return (f"# {self.instances} instances{left_out}, {self.states:,} states, pool {self.pool:,} features "
                 f"({self.pool_generation.describe()}), strategy {self.strategy}, {self.outer_iterations} outer / "
@@ -140,6 +142,12 @@ class _Rows:
         self.numbers: list[int] = []  # row -> the number of its instance
         self._slot: dict[int, int] = {}  # row -> its line in _values
         self._values = np.zeros((0, len(self.pool)), dtype=np.int32)  # capacity doubles when full
+
+    def replace_pool(self, pool) -> None:
+        """Read the rows with another pool from now on (the rows keep their numbers)."""
+        self.pool = list(pool)
+        self._slot = {}
+        self._values = np.zeros((0, len(self.pool)), dtype=np.int32)
 
     def row(self, instance: int, bridge: InstanceBridge, state: State) -> int:
         key = (instance, state.index)
@@ -243,7 +251,7 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
                  checkpoint: Path | None = None, grow_by: int = 1, keep_repairs: bool = False,
                  distinct_instances: bool = False, avoid_edges: bool = False, repairs: int = 1,
                  ordered_repairs: int | None = None, pool_reachable: int | None = None,
-                 progress: Callable[[str], None] = lambda message: None) -> WrapperResult:
+                 refresh_pool: bool = False, progress: Callable[[str], None] = lambda message: None) -> WrapperResult:
     """Algorithm 2 on the training instances `instances`.
 
     `time_limit` bounds the whole run (LearningTimeout past it): the pool gets the grammar's time
@@ -265,6 +273,8 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
     `pool_reachable` also generates it on up to that many states the instances reach breadth-first
     from their initial states, one per class of renamed states (`reachable_states`): features
     that agree on the plans but not on the states a policy walks into stay apart.
+    `refresh_pool`: where GENEX fails, the pool is generated again on its states and every state
+    learning has met since (repairs, detours), and GENEX runs again when that gives more features.
     `instance_order` "shortest" orders the instances for S1, S2 and verification by teacher plan
     length, shortest first, instead of longest first (the paper), so that the first subsets Q'
     are the smallest instances. `k` = 2 lets GENEX make a feature monotone given two chosen
@@ -308,7 +318,8 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
                probe_states, grow_by, keep_repairs, distinct_instances, avoid_edges, repairs, ordered_repairs,
                checkpoint, None if checkpoint is None else read_checkpoint(checkpoint))
     try:
-        return _wrapper(instances, grammar, run, cache_dir, max_outer, pool_states, pool_reachable, instance_order)
+        return _wrapper(instances, grammar, run, cache_dir, max_outer, pool_states, pool_reachable, refresh_pool,
+                        instance_order)
     except LearningFailure as failure:
         statistics.teacher_calls = teacher.calls
         failure.statistics, failure.last_policy = statistics, run.last_policy
@@ -347,6 +358,9 @@ class _Run:
     checkpoint: Path | None = None  # where WRAPPER keeps its strategy, Q' and changed plans between outer iterations
     resume_from: WrapperCheckpoint | None = None  # what that file held at the start
     last_policy: Policy | None = None
+    # the pool generated again on its states and the states learning met (None: never)
+    refresh_pool: Callable[[Sequence[tuple[InstanceBridge, State]]], FeaturePool] | None = None
+    refreshed_rows: int = 0  # learner rows at the last refresh of the pool
     _keys: dict[Instance, Callable[[State], Hashable] | None] = field(default_factory=dict)
 
     def verify(self, example: _Example, evaluator: PolicyEvaluator, max_states: int | None = None,
@@ -365,7 +379,7 @@ class _Run:
 
 
 def _wrapper(instances: Sequence[Instance], grammar: Grammar, run: _Run, cache_dir: Path | None,
-             max_outer: int | None, pool_states: int | None, pool_reachable: int | None,
+             max_outer: int | None, pool_states: int | None, pool_reachable: int | None, refresh_pool: bool,
              instance_order: str) -> WrapperResult:
     vocabulary, teacher, statistics, progress, deadline = (run.vocabulary, run.teacher, run.statistics,
                                                            run.progress, run.deadline)
@@ -409,6 +423,9 @@ def _wrapper(instances: Sequence[Instance], grammar: Grammar, run: _Run, cache_d
     progress(f"feature pool: generating on {len(on):,} states (complexity {grammar.complexity_limit})")
     pool = generate_pool(vocabulary, [(bridges[number], s) for number, s in on], grammar, cache_dir=cache_dir, progress=progress)
     statistics.pool_generation = pool.generation
+    if refresh_pool:
+        run.refresh_pool = _pool_on_met_states(vocabulary, [(bridges[number], s) for number, s in on], grammar,
+                                               cache_dir, progress)
     if instance_order == "shortest":  # after the pool, so that it is the same pool in either order
         shortest = sorted(range(len(pending)), key=lambda i: (len(pending[i][1]), pending[i][0].source_name))
         pending, bridges = [pending[i] for i in shortest], [bridges[i] for i in shortest]
@@ -485,7 +502,8 @@ def _identity(run: _Run, examples: list[_Example], grammar: Grammar, instance_or
             **({"distinct_instances": True} if run.distinct_instances else {}),
             **({"avoid_edges": True} if run.avoid_edges else {}),
             **({"repairs": run.repairs} if run.repairs > 1 else {}),
-            **({"ordered_repairs": run.ordered_repairs} if run.ordered_repairs is not None else {})}
+            **({"ordered_repairs": run.ordered_repairs} if run.ordered_repairs is not None else {}),
+            **({"refresh_pool": True} if run.refresh_pool is not None else {})}
 
 
 def _checkpoint(run: _Run, identity: dict[str, object], subset: list[int], examples: list[_Example],
@@ -646,7 +664,40 @@ def learn_with_settings(instances: Sequence[Instance], vocabulary: Vocabulary, s
                         keep_repairs=settings.keep_repairs, distinct_instances=settings.distinct_instances,
                         avoid_edges=settings.avoid_edges, repairs=settings.repairs,
                         ordered_repairs=settings.ordered_repairs, pool_reachable=settings.pool_reachable,
-                        progress=progress)
+                        refresh_pool=settings.refresh_pool, progress=progress)
+
+
+def _pool_on_met_states(vocabulary: Vocabulary, pool_states: list[tuple[InstanceBridge, State]], grammar: Grammar,
+                        cache_dir: Path | None, progress: Callable[[str], None]
+                        ) -> Callable[[Sequence[tuple[InstanceBridge, State]]], FeaturePool]:
+    """The pool generator of `refresh_pool`: on the pool's own states and the ones learning met."""
+    known = {(bridge.index, state.index) for bridge, state in pool_states}
+
+    def regenerate(met: Sequence[tuple[InstanceBridge, State]]) -> FeaturePool:
+        more = [(bridge, state) for bridge, state in met if (bridge.index, state.index) not in known]
+        progress(f"feature pool: generating again on {len(pool_states) + len(more):,} states, {len(more):,} of "
+                 f"them met in learning")
+        return generate_pool(vocabulary, pool_states + more, grammar, cache_dir=cache_dir, progress=progress)
+    return regenerate
+
+
+def _refreshed_pool(run: _Run, rows: _Rows) -> bool:
+    """Whether a pool generated again on the states learning has met since the last time has more
+    features than the one the rows read (a feature that agreed with a simpler one on the pool's
+    states may tell apart what GENEX failed on); the rows read it from now on."""
+    if len(rows.entries) <= run.refreshed_rows:
+        return False
+    run.refreshed_rows = len(rows.entries)
+    started = time.perf_counter()
+    pool = run.refresh_pool(rows.entries)
+    run.statistics.add_time("pool", started)
+    if len(pool) <= len(rows.pool):  # the same features: the states met tell apart nothing new
+        run.progress(f"feature pool: no more features on the states met ({len(pool):,})")
+        return False
+    run.progress(f"feature pool: {len(pool):,} features on the states met ({len(pool) - len(rows.pool):+,})")
+    rows.replace_pool(pool)
+    run.statistics.pool, run.statistics.refreshed = len(pool), run.statistics.refreshed + 1
+    return True
 
 
 class _DeadEnds:
@@ -708,6 +759,8 @@ def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, run: _
         statistics.add_time("genex", started)
         if isinstance(result, GenexFailure):  # named by the learner's rows, not the sub-table's
             failure = GenexFailure(tuple((kind, tuple(used[r] for r in sources)) for kind, sources in result.pending))
+            if run.refresh_pool is not None and _refreshed_pool(run, rows):
+                continue
             if run.edges is not None:  # with ordered repairs, detours go by the pool's directions
                 directions = None if run.ordered_repairs is None else FeatureDirections.of(reduced, columns)
                 if run.edges.replan(failure, examples, rows, statistics, progress, directions):
