@@ -1,6 +1,6 @@
 """A pool generated again where GENEX fails (LearningSettings.refresh_pool): on the pool's own
-states and the states learning met, so that features the pool's states alone could not tell
-apart from a simpler twin come back."""
+states and the states the failing call read, so that features the pool's states alone could not
+tell apart from a simpler twin come back."""
 
 from __future__ import annotations
 
@@ -27,14 +27,18 @@ def test_the_rows_read_a_pool_generated_again_on_the_states_met_and_keep_their_n
     run = _Run(vocabulary, teacher, 0, 1000, None, True, None, None, 1, LearningStatistics(), messages.append)
     run.refresh_pool = _pool_on_met_states(vocabulary, first, grammar, None, messages.append)
 
-    assert _refreshed_pool(run, rows)
+    assert _refreshed_pool(run, rows, met)
     assert len(rows.pool) > len(pool) and run.statistics.refreshed == 1 and run.statistics.pool == len(rows.pool)
-    assert "generating again on" in messages[0] and f"{len(rows.entries) - 2:,} of them met" in messages[0]
+    assert "generating again on" in messages[0] and f"{len(met) - 2:,} of them where GENEX failed" in messages[0]
     after = rows.table(met)
     assert after.values.shape == (len(met), len(rows.pool)) and len(set(map(tuple, after.values))) > \
         len(set(map(tuple, before)))  # the new features tell apart states the old ones did not
     assert rows.row(1, bridges[1], plans[1][3]) == met[len(plans[0]) + 3]  # the same numbers
 
-    assert not _refreshed_pool(run, rows)  # no state met since: nothing to generate again
-    rows.row(1, bridges[1], instances[1].initial_state)  # a state met before (the plan's first)
-    assert not _refreshed_pool(run, rows)
+    assert not _refreshed_pool(run, rows, met[:5])  # the pool was generated on these rows already
+    state = next(s.state for s in instances[1].successors(plans[1][1]) if s.state not in plans[1])
+    repaired = rows.row(1, bridges[1], state)  # a state off the plans
+    assert _refreshed_pool(run, rows, [*met, repaired]) and run.statistics.refreshed == 2
+    again = rows.row(2, bridges[0], plans[0][0])  # another row of a state the pool was made on
+    assert not _refreshed_pool(run, rows, [*met, repaired, again])  # generated again, no more features
+    assert "no more features" in messages[-1] and run.statistics.refreshed == 2

@@ -43,9 +43,9 @@ class LearningSettings:
                                            "instances reach breadth-first from their initial states, one per "
                                            "class of renamed states (for small finite training sets); none: "
                                            "plan states only, as in the paper", at_least(1), "N")
-    refresh_pool: bool = parameter(False, "where GENEX fails, generate the pool again on its states and every "
-                                   "state learning has met (repairs, detours), and run GENEX again when that "
-                                   "gives more features")
+    refresh_pool: bool = parameter(False, "where GENEX fails, generate the pool again on its states and the "
+                                   "states the failing call read (the plans, repairs and detours of Q'), and "
+                                   "run GENEX again when that gives more features")
     edge_teacher: str | None = parameter(None, "planner asked for another plan from a state whose teacher "
                                          "transition no pool feature can order (an Edge requirement); none: "
                                          "learning fails there, as in the paper", None, "P")
@@ -104,7 +104,7 @@ class LearningSettings:
             if self.ordered_repairs is not None else ""
         extras += f", pool on about {self.pool_states:,} plan states" if self.pool_states else ""
         extras += f", pool also on up to {self.pool_reachable:,} reachable states" if self.pool_reachable else ""
-        extras += ", pool refreshed on the states met where GENEX fails" if self.refresh_pool else ""
+        extras += ", pool generated again where GENEX fails" if self.refresh_pool else ""
         extras += ", shortest plans first" if self.instance_order == "shortest" else ""
         extras += f", GENEX chains for k = {self.k}" if self.k != 1 else ""
         extras += f", verification up to {self.verify_states:,} states" if self.verify_states != VERIFY_STATES else ""

@@ -273,8 +273,9 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
     `pool_reachable` also generates it on up to that many states the instances reach breadth-first
     from their initial states, one per class of renamed states (`reachable_states`): features
     that agree on the plans but not on the states a policy walks into stay apart.
-    `refresh_pool`: where GENEX fails, the pool is generated again on its states and every state
-    learning has met since (repairs, detours), and GENEX runs again when that gives more features.
+    `refresh_pool`: where GENEX fails, the pool is generated again on its states and the states
+    the failing call read (the plans, repairs and detours of Q'), and GENEX runs again when that
+    gives more features.
     `instance_order` "shortest" orders the instances for S1, S2 and verification by teacher plan
     length, shortest first, instead of longest first (the paper), so that the first subsets Q'
     are the smallest instances. `k` = 2 lets GENEX make a feature monotone given two chosen
@@ -360,7 +361,7 @@ class _Run:
     last_policy: Policy | None = None
     # the pool generated again on its states and the states learning met (None: never)
     refresh_pool: Callable[[Sequence[tuple[InstanceBridge, State]]], FeaturePool] | None = None
-    refreshed_rows: int = 0  # learner rows at the last refresh of the pool
+    refreshed_rows: set[int] = field(default_factory=set)  # learner rows the pool was last generated on
     _keys: dict[Instance, Callable[[State], Hashable] | None] = field(default_factory=dict)
 
     def verify(self, example: _Example, evaluator: PolicyEvaluator, max_states: int | None = None,
@@ -670,31 +671,33 @@ def learn_with_settings(instances: Sequence[Instance], vocabulary: Vocabulary, s
 def _pool_on_met_states(vocabulary: Vocabulary, pool_states: list[tuple[InstanceBridge, State]], grammar: Grammar,
                         cache_dir: Path | None, progress: Callable[[str], None]
                         ) -> Callable[[Sequence[tuple[InstanceBridge, State]]], FeaturePool]:
-    """The pool generator of `refresh_pool`: on the pool's own states and the ones learning met."""
+    """The pool generator of `refresh_pool`: on the pool's own states and the ones GENEX failed on."""
     known = {(bridge.index, state.index) for bridge, state in pool_states}
 
     def regenerate(met: Sequence[tuple[InstanceBridge, State]]) -> FeaturePool:
         more = [(bridge, state) for bridge, state in met if (bridge.index, state.index) not in known]
         progress(f"feature pool: generating again on {len(pool_states) + len(more):,} states, {len(more):,} of "
-                 f"them met in learning")
+                 f"them where GENEX failed")
         return generate_pool(vocabulary, pool_states + more, grammar, cache_dir=cache_dir, progress=progress)
     return regenerate
 
 
-def _refreshed_pool(run: _Run, rows: _Rows) -> bool:
-    """Whether a pool generated again on the states learning has met since the last time has more
-    features than the one the rows read (a feature that agreed with a simpler one on the pool's
-    states may tell apart what GENEX failed on); the rows read it from now on."""
-    if len(rows.entries) <= run.refreshed_rows:
+def _refreshed_pool(run: _Run, rows: _Rows, failed_on: Sequence[int]) -> bool:
+    """Whether a pool generated again on the rows a failing GENEX call read (and those of the calls
+    before that refreshed it) has more features than the one the rows read: a feature that agreed
+    with a simpler one on the pool's states may tell apart what GENEX failed on. The rows read it
+    from now on. Nothing is generated where the call read no row the last pool was not made on."""
+    if set(failed_on) <= run.refreshed_rows:
         return False
-    run.refreshed_rows = len(rows.entries)
+    run.refreshed_rows |= set(failed_on)
     started = time.perf_counter()
-    pool = run.refresh_pool(rows.entries)
+    pool = run.refresh_pool([rows.entries[r] for r in sorted(run.refreshed_rows)])
     run.statistics.add_time("pool", started)
     if len(pool) <= len(rows.pool):  # the same features: the states met tell apart nothing new
-        run.progress(f"feature pool: no more features on the states met ({len(pool):,})")
+        run.progress(f"feature pool: no more features where GENEX failed ({len(pool):,})")
         return False
-    run.progress(f"feature pool: {len(pool):,} features on the states met ({len(pool) - len(rows.pool):+,})")
+    run.progress(f"feature pool: {len(pool):,} features with the states where GENEX failed "
+                 f"({len(pool) - len(rows.pool):+,})")
     rows.replace_pool(pool)
     run.statistics.pool, run.statistics.refreshed = len(pool), run.statistics.refreshed + 1
     return True
@@ -759,7 +762,7 @@ def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, run: _
         statistics.add_time("genex", started)
         if isinstance(result, GenexFailure):  # named by the learner's rows, not the sub-table's
             failure = GenexFailure(tuple((kind, tuple(used[r] for r in sources)) for kind, sources in result.pending))
-            if run.refresh_pool is not None and _refreshed_pool(run, rows):
+            if run.refresh_pool is not None and _refreshed_pool(run, rows, used):
                 continue
             if run.edges is not None:  # with ordered repairs, detours go by the pool's directions
                 directions = None if run.ordered_repairs is None else FeatureDirections.of(reduced, columns)
