@@ -87,7 +87,7 @@ class LearningStatistics:
     replanned: int = 0  # good transitions of Edge requirements replaced by the Edge teacher's plans
     renamed: int = 0  # instances left out as renamings of others (their verdicts are those of the others)
     avoided: int = 0  # repaired states of Edge requirements the policy was made to keep out of
-    refreshed: int = 0  # pools generated again on the states learning met, where GENEX failed
+    refreshed: int = 0  # pools generated again on the states GENEX failed on
     seconds: dict[str, float] = field(default_factory=dict)
 
     def add_time(self, phase: str, started: float) -> None:
@@ -359,7 +359,7 @@ class _Run:
     checkpoint: Path | None = None  # where WRAPPER keeps its strategy, Q' and changed plans between outer iterations
     resume_from: WrapperCheckpoint | None = None  # what that file held at the start
     last_policy: Policy | None = None
-    # the pool generated again on its states and the states learning met (None: never)
+    # the pool generated again on its states and those GENEX failed on (None: never)
     refresh_pool: Callable[[Sequence[tuple[InstanceBridge, State]]], FeaturePool] | None = None
     refreshed_rows: set[int] = field(default_factory=set)  # learner rows the pool was last generated on
     _keys: dict[Instance, Callable[[State], Hashable] | None] = field(default_factory=dict)
@@ -422,11 +422,11 @@ def _wrapper(instances: Sequence[Instance], grammar: Grammar, run: _Run, cache_d
         if left < grammar.time_limit:
             grammar = dataclasses.replace(grammar, time_limit=max(1, int(left)))
     progress(f"feature pool: generating on {len(on):,} states (complexity {grammar.complexity_limit})")
-    pool = generate_pool(vocabulary, [(bridges[number], s) for number, s in on], grammar, cache_dir=cache_dir, progress=progress)
+    pool_on = [(bridges[number], s) for number, s in on]
+    pool = generate_pool(vocabulary, pool_on, grammar, cache_dir=cache_dir, progress=progress)
     statistics.pool_generation = pool.generation
     if refresh_pool:
-        run.refresh_pool = _pool_on_met_states(vocabulary, [(bridges[number], s) for number, s in on], grammar,
-                                               cache_dir, progress)
+        run.refresh_pool = _pool_on_met_states(vocabulary, pool_on, grammar, cache_dir, progress)
     if instance_order == "shortest":  # after the pool, so that it is the same pool in either order
         shortest = sorted(range(len(pending)), key=lambda i: (len(pending[i][1]), pending[i][0].source_name))
         pending, bridges = [pending[i] for i in shortest], [bridges[i] for i in shortest]
