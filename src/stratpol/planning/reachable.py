@@ -23,7 +23,8 @@ def reachable_states(instances: Sequence[Instance], limit: int,
     none of the class of a `known` one (such as a plan's)."""
     if limit < 1:
         raise ValueError(f"limit must be at least 1, not {limit}")
-    keys = [_state_key(instance) for instance in instances]
+    tasks: dict[Hashable, int] = {}  # a number for each task, as instances with the same objects, statics and goal
+    keys = [_state_key(instance, tasks) for instance in instances]
     skipped = {keys[number](state) for number, state in known}
     seen: set[Hashable] = set()
     found: list[tuple[int, State]] = []
@@ -46,10 +47,10 @@ def reachable_states(instances: Sequence[Instance], limit: int,
     return found[:limit]
 
 
-def _state_key(instance: Instance) -> Callable[[State], Hashable]:
+def _state_key(instance: Instance, tasks: dict[Hashable, int]) -> Callable[[State], Hashable]:
     """A key equal for two states (of this instance or of another with the same objects, static
-    atoms and goal) that are the same up to renaming."""
-    task = (instance.objects, instance.static_atoms, instance.goal)
+    atoms and goal: the same number in `tasks`) that are the same up to renaming."""
+    task = tasks.setdefault((instance.objects, instance.static_atoms, instance.goal), len(tasks))
     renamed = canonical_key(instance)
     if renamed is None:
         return lambda state: (task, state.atoms)
