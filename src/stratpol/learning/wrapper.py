@@ -20,7 +20,7 @@ import numpy as np
 
 from stratpol.child_process import can_fork_here, in_forked_workers
 from stratpol.errors import InputError
-from stratpol.features import (FeaturePool, FeatureTable, Grammar, PoolGeneration, Vocabulary, generate_pool,
+from stratpol.features import (FeatureTable, Grammar, PoolGeneration, Vocabulary, generate_pool,
                                load_grammar, prune_equivalent)
 from stratpol.features.policy_evaluator import PolicyEvaluator
 from stratpol.features.vocabulary import InstanceBridge
@@ -136,18 +136,16 @@ class _Rows:
     subsets Q' use, not with every plan state of the training set."""
 
     def __init__(self, pool) -> None:
-        self.pool = list(pool)
         self.index: dict[tuple[int, int], int] = {}
         self.entries: list[tuple[InstanceBridge, State]] = []
         self.numbers: list[int] = []  # row -> the number of its instance
-        self._slot: dict[int, int] = {}  # row -> its line in _values
-        self._values = np.zeros((0, len(self.pool)), dtype=np.int32)  # capacity doubles when full
+        self.replace_pool(pool)
 
     def replace_pool(self, pool) -> None:
-        """Read the rows with another pool from now on (the rows keep their numbers)."""
+        """Read the rows with `pool` from now on (the rows keep their numbers)."""
         self.pool = list(pool)
-        self._slot = {}
-        self._values = np.zeros((0, len(self.pool)), dtype=np.int32)
+        self._slot: dict[int, int] = {}  # row -> its line in _values
+        self._values = np.zeros((0, len(self.pool)), dtype=np.int32)  # capacity doubles when full
 
     def row(self, instance: int, bridge: InstanceBridge, state: State) -> int:
         key = (instance, state.index)
@@ -359,9 +357,7 @@ class _Run:
     checkpoint: Path | None = None  # where WRAPPER keeps its strategy, Q' and changed plans between outer iterations
     resume_from: WrapperCheckpoint | None = None  # what that file held at the start
     last_policy: Policy | None = None
-    # the pool generated again on its states and those GENEX failed on (None: never)
-    refresh_pool: Callable[[Sequence[tuple[InstanceBridge, State]]], FeaturePool] | None = None
-    refreshed_rows: set[int] = field(default_factory=set)  # learner rows the pool was last generated on
+    pool_refresh: PoolRefresh | None = None  # the pool generated again where GENEX fails (None: never)
     _keys: dict[Instance, Callable[[State], Hashable] | None] = field(default_factory=dict)
 
     def verify(self, example: _Example, evaluator: PolicyEvaluator, max_states: int | None = None,
@@ -426,7 +422,7 @@ def _wrapper(instances: Sequence[Instance], grammar: Grammar, run: _Run, cache_d
     pool = generate_pool(vocabulary, pool_on, grammar, cache_dir=cache_dir, progress=progress)
     statistics.pool_generation = pool.generation
     if refresh_pool:
-        run.refresh_pool = _pool_on_met_states(vocabulary, pool_on, grammar, cache_dir, progress)
+        run.pool_refresh = PoolRefresh(vocabulary, grammar, pool_on, cache_dir)
     if instance_order == "shortest":  # after the pool, so that it is the same pool in either order
         shortest = sorted(range(len(pending)), key=lambda i: (len(pending[i][1]), pending[i][0].source_name))
         pending, bridges = [pending[i] for i in shortest], [bridges[i] for i in shortest]
@@ -504,7 +500,7 @@ def _identity(run: _Run, examples: list[_Example], grammar: Grammar, instance_or
             **({"avoid_edges": True} if run.avoid_edges else {}),
             **({"repairs": run.repairs} if run.repairs > 1 else {}),
             **({"ordered_repairs": run.ordered_repairs} if run.ordered_repairs is not None else {}),
-            **({"refresh_pool": True} if run.refresh_pool is not None else {})}
+            **({"refresh_pool": True} if run.pool_refresh is not None else {})}
 
 
 def _checkpoint(run: _Run, identity: dict[str, object], subset: list[int], examples: list[_Example],
@@ -668,39 +664,43 @@ def learn_with_settings(instances: Sequence[Instance], vocabulary: Vocabulary, s
                         refresh_pool=settings.refresh_pool, progress=progress)
 
 
-def _pool_on_met_states(vocabulary: Vocabulary, pool_states: list[tuple[InstanceBridge, State]], grammar: Grammar,
-                        cache_dir: Path | None, progress: Callable[[str], None]
-                        ) -> Callable[[Sequence[tuple[InstanceBridge, State]]], FeaturePool]:
-    """The pool generator of `refresh_pool`: on the pool's own states and the ones GENEX failed on."""
-    known = {(bridge.index, state.index) for bridge, state in pool_states}
+@dataclass
+class PoolRefresh:
+    """How WRAPPER generates the pool again where GENEX fails (`refresh_pool`): on the pool's own
+    states `pool_states` and the rows the failing calls read, so that a feature that agreed with a
+    simpler one on the pool's states alone can tell apart what GENEX failed on."""
 
-    def regenerate(met: Sequence[tuple[InstanceBridge, State]]) -> FeaturePool:
-        more = [(bridge, state) for bridge, state in met if (bridge.index, state.index) not in known]
-        progress(f"feature pool: generating again on {len(pool_states) + len(more):,} states, {len(more):,} of "
-                 f"them where GENEX failed")
-        return generate_pool(vocabulary, pool_states + more, grammar, cache_dir=cache_dir, progress=progress)
-    return regenerate
+    vocabulary: Vocabulary
+    grammar: Grammar
+    pool_states: list[tuple[InstanceBridge, State]]
+    cache_dir: Path | None = None
+    rows_read: set[int] = field(default_factory=set)  # the rows of the failing calls so far
 
-
-def _refreshed_pool(run: _Run, rows: _Rows, failed_on: Sequence[int]) -> bool:
-    """Whether a pool generated again on the rows a failing GENEX call read (and those of the calls
-    before that refreshed it) has more features than the one the rows read: a feature that agreed
-    with a simpler one on the pool's states may tell apart what GENEX failed on. The rows read it
-    from now on. Nothing is generated where the call read no row the last pool was not made on."""
-    if set(failed_on) <= run.refreshed_rows:
-        return False
-    run.refreshed_rows |= set(failed_on)
-    started = time.perf_counter()
-    pool = run.refresh_pool([rows.entries[r] for r in sorted(run.refreshed_rows)])
-    run.statistics.add_time("pool", started)
-    if len(pool) <= len(rows.pool):  # the same features: the states met tell apart nothing new
-        run.progress(f"feature pool: no more features where GENEX failed ({len(pool):,})")
-        return False
-    run.progress(f"feature pool: {len(pool):,} features with the states where GENEX failed "
+    def refreshed(self, rows: _Rows, failed_on: Sequence[int], statistics: LearningStatistics,
+                  progress: Callable[[str], None]) -> bool:
+        """Whether the pool generated again with the rows `failed_on` has more features than the
+        one `rows` read; `rows` read it from now on. Nothing is generated where the failing call
+        read no row the last pool was not made on."""
+        if set(failed_on) <= self.rows_read:
+            return False
+        self.rows_read |= set(failed_on)
+        known = {(bridge.index, state.index) for bridge, state in self.pool_states}
+        more = [rows.entries[r] for r in sorted(self.rows_read)
+                if (rows.entries[r][0].index, rows.entries[r][1].index) not in known]
+        progress(f"feature pool: generating again on {len(self.pool_states) + len(more):,} states, "
+                 f"{len(more):,} of them where GENEX failed")
+        started = time.perf_counter()
+        pool = generate_pool(self.vocabulary, self.pool_states + more, self.grammar, cache_dir=self.cache_dir,
+                             progress=progress)
+        statistics.add_time("pool", started)
+        if len(pool) <= len(rows.pool):  # the same features: the states met tell apart nothing new
+            progress(f"feature pool: no more features where GENEX failed ({len(pool):,})")
+            return False
+        progress(f"feature pool: {len(pool):,} features with the states where GENEX failed "
                  f"({len(pool) - len(rows.pool):+,})")
-    rows.replace_pool(pool)
-    run.statistics.pool, run.statistics.refreshed = len(pool), run.statistics.refreshed + 1
-    return True
+        rows.replace_pool(pool)
+        statistics.pool, statistics.refreshed = len(pool), statistics.refreshed + 1
+        return True
 
 
 class _DeadEnds:
@@ -762,7 +762,7 @@ def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, run: _
         statistics.add_time("genex", started)
         if isinstance(result, GenexFailure):  # named by the learner's rows, not the sub-table's
             failure = GenexFailure(tuple((kind, tuple(used[r] for r in sources)) for kind, sources in result.pending))
-            if run.refresh_pool is not None and _refreshed_pool(run, rows, used):
+            if run.pool_refresh is not None and run.pool_refresh.refreshed(rows, used, statistics, progress):
                 continue
             if run.edges is not None:  # with ordered repairs, detours go by the pool's directions
                 directions = None if run.ordered_repairs is None else FeatureDirections.of(reduced, columns)
