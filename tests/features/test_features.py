@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from stratpol.errors import InputError
 from stratpol.features import FeatureTable, Grammar, Vocabulary, generate_pool, load_grammar, parse_feature
-from stratpol.features.grammar import CONSTRUCTORS
+from stratpol.features.grammar import CONSTRUCTORS, grammars_root
 from stratpol.features.pool import expression_depth
 from stratpol.features.table import prune_equivalent
 from stratpol.generation import domain_folder
@@ -137,6 +137,42 @@ def test_grammar_files_are_checked(tmp_path):
         load_grammar(bad)
     with pytest.raises(InputError, match="feature grammar not found"):
         load_grammar("nope")
+
+
+# blocks two above a block whose goal is to be clear, through the composed role on o on: the
+# published constructors (the test grammar's) do not compose roles
+LISTED = "n_count(c_some(r_compose(r_primitive(on,0,1),r_primitive(on,0,1)),c_primitive(clear_g,0)))"
+
+
+def test_a_grammar_adds_the_features_it_lists_to_the_generated_pool(blocks, tmp_path):
+    vocabulary, states, _ = blocks
+    parent = tmp_path / "parent.toml"
+    default = grammars_root() / "default.toml"  # GRAMMAR's limits and constructors
+    parent.write_text(f'extends = "{default}"\ncomplexity_limit = 6\nfeatures = ["{HOLDING}"]\n')
+    child = tmp_path / "child.toml"
+    child.write_text(f'extends = "parent"\nfeatures = ["{LISTED}", "{HOLDING}"]\n')
+    grammar = load_grammar(child)
+    assert grammar.features == (HOLDING, LISTED) and grammar.complexity_limit == 6
+    generated = generate_pool(vocabulary, states, GRAMMAR, cache_dir=tmp_path / "cache")
+    pool = generate_pool(vocabulary, states, grammar, cache_dir=tmp_path / "cache")
+    assert LISTED not in {f.description for f in generated}
+    added = [f for f in pool if f.description not in {g.description for g in generated}]
+    assert [(f.description, f.complexity) for f in added] == [(LISTED, 6)]
+    assert [f.complexity for f in pool] == sorted(f.complexity for f in pool)
+    # the generated part is cached under the same key: listed features do not make a new pool
+    assert len(list((tmp_path / "cache").iterdir())) == 1
+
+
+def test_listed_features_are_checked(blocks, tmp_path):
+    vocabulary, states, _ = blocks
+    bad = tmp_path / "bad.toml"
+    bad.write_text('features = ["c_primitive(on,0)"]\n')
+    with pytest.raises(InputError, match="features must be a list of dlplan"):
+        load_grammar(bad)
+    unknown = tmp_path / "unknown.toml"
+    unknown.write_text('complexity_limit = 2\nfeatures = ["n_count(c_primitive(lifted,0))"]\n')
+    with pytest.raises(InputError, match=r"unknown.toml: cannot parse numerical feature .*lifted"):
+        generate_pool(vocabulary, states, load_grammar(unknown), cache_dir=tmp_path)
 
 
 def test_vocabulary_rejects_instances_of_another_parse():

@@ -39,6 +39,10 @@ class Grammar:
     constructors: dict[str, bool] = field(default_factory=dict)
     # generate from the binary projections of predicates of arity 3 or more too (Vocabulary)
     projections: bool = False
+    # dlplan expressions added to the generated pool as they are, whatever their complexity and
+    # depth: features of more variables than the generator reaches within its limits
+    features: tuple[str, ...] = ()
+    path: Path | None = field(default=None, compare=False)
 
     def generator_arguments(self) -> dict[str, object]:
         """Keyword arguments of dlplan's generate_features after the states."""
@@ -53,7 +57,8 @@ class Grammar:
         return arguments
 
 
-_KEYS = {"extends", "complexity_limit", "max_depth", "feature_limit", "time_limit", "constructors", "projections"}
+_KEYS = {"extends", "complexity_limit", "max_depth", "feature_limit", "time_limit", "constructors", "projections",
+         "features"}
 
 
 def load_grammar(name_or_path: str | Path, _seen: tuple[Path, ...] = ()) -> Grammar:
@@ -88,6 +93,9 @@ def load_grammar(name_or_path: str | Path, _seen: tuple[Path, ...] = ()) -> Gram
         raise InputError("constructor switches must be true or false", path)
     if not isinstance(data.get("projections", False), bool):
         raise InputError("projections must be true or false", path)
+    listed = data.get("features", [])
+    if not isinstance(listed, list) or not all(isinstance(e, str) and e.startswith(("b_", "n_")) for e in listed):
+        raise InputError("features must be a list of dlplan Boolean (b_...) and numerical (n_...) expressions", path)
     fields = {k: data[k] for k in ("complexity_limit", "max_depth", "feature_limit", "time_limit", "projections")
               if k in data}
     if fields.get("max_depth") is False:  # TOML has no null: `max_depth = false` means no depth bound
@@ -97,4 +105,6 @@ def load_grammar(name_or_path: str | Path, _seen: tuple[Path, ...] = ()) -> Gram
             continue
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise InputError(f"{key} must be a non-negative integer, not {value!r}", path)
-    return dataclasses.replace(base, name=path.stem, constructors=constructors, **fields)
+    features = tuple(dict.fromkeys((*base.features, *listed)))  # a grammar extended keeps its parent's
+    return dataclasses.replace(base, name=path.stem, constructors=constructors, features=features, path=path,
+                               **fields)

@@ -22,6 +22,7 @@ from dlplan.generator import generate_features
 
 from stratpol.atomic import write_text_atomically
 from stratpol.child_process import ChildDied, call_in_child, can_fork_here
+from stratpol.errors import InputError
 from stratpol.features.grammar import Grammar
 from stratpol.features.vocabulary import InstanceBridge, Vocabulary
 from stratpol.planning import State
@@ -133,6 +134,36 @@ def _pool_key(vocabulary: Vocabulary, grammar: Grammar, bridges_and_states: Sequ
 
 def generate_pool(vocabulary: Vocabulary, states: Sequence[tuple[InstanceBridge, State]], grammar: Grammar,
                   cache_dir: Path | None = None, progress: Callable[[str], None] = lambda message: None) -> FeaturePool:
+    """The features of `grammar` that dlplan distinguishes on `states`, deeper ones dropped, and
+    the features the grammar lists (see `_generated_pool`; only the generated part is cached)."""
+    pool = _generated_pool(vocabulary, states, grammar, cache_dir, progress)
+    return with_listed_features(vocabulary, grammar, pool)
+
+
+def with_listed_features(vocabulary: Vocabulary, grammar: Grammar, pool: FeaturePool) -> FeaturePool:
+    """`pool` with each feature `grammar.features` lists that it lacks, in complexity order.
+
+    A listed feature is kept even where it equals a generated one on the pool's states: it was
+    written to mean something on every instance, the generated twin only agrees on these."""
+    if not grammar.features:
+        return pool
+    present = {f.description for f in pool}
+    listed = []
+    for expression in grammar.features:
+        kind = Kind.BOOLEAN if expression.startswith("b_") else Kind.NUMERICAL
+        try:
+            feature = parse_feature(vocabulary, kind, expression)
+        except ValueError as error:
+            raise InputError(str(error), grammar.path) from None
+        if feature.description not in present:
+            present.add(feature.description)
+            listed.append(feature)
+    features = sorted([*pool.features, *listed], key=lambda f: f.complexity)  # stable: generated first on ties
+    return FeaturePool(features, pool.generation)
+
+
+def _generated_pool(vocabulary: Vocabulary, states: Sequence[tuple[InstanceBridge, State]], grammar: Grammar,
+                    cache_dir: Path | None, progress: Callable[[str], None]) -> FeaturePool:
     """The features of `grammar` that dlplan distinguishes on `states`, deeper ones dropped.
 
     dlplan keeps a denotation per element and state. Where the free memory would not hold
