@@ -10,7 +10,7 @@ from stratpol.features.pool import PoolFeature
 from stratpol.features.table import FeatureTable, prune_equivalent
 from stratpol.learning.chains import monotone
 from stratpol.learning.exact import exact_hitting_set
-from stratpol.learning.genex import GenexFailure, GenexResult, genex
+from stratpol.learning.genex import GenexFailure, GenexResult, genex, lexicographic_genex
 from stratpol.learning.hitting_set import LearningExamples, Requirement, build_problem
 from stratpol.learning.projection import projected_policy
 from stratpol.policy import Kind
@@ -134,6 +134,49 @@ def test_genex_is_sound(examples, seed, k):
     # the exact solver finds a solution whenever GENEX does, and never a more expensive one
     assert isinstance(exact, GenexResult) and exact.cost <= result.cost
     assert problem.is_hit_by(exact.features)
+
+
+def test_lexicographic_ranking_admits_a_feature_monotone_once_those_above_it_are_settled():
+    # a, b and c only go down; m goes down with each of them and up on the transitions that leave
+    # all three unchanged (Satellite's pointing goals: turned away from where a turn to an image or
+    # a calibration target makes progress). No chain, nor a pair, makes m monotone: each of a, b,
+    # c and each pair of them leaves a transition lowering m unchanged. Only m changes across
+    # (1, 2), (3, 4) and (5, 6), so GENEX meets Edge there.
+    table = _table({"a": [1, 0, 0, 0, 0, 0, 0],
+                    "b": [1, 1, 1, 0, 0, 0, 0],
+                    "c": [1, 1, 1, 1, 1, 0, 0],
+                    "m": [1, 0, 1, 0, 1, 0, 1]},
+                   {"a": 1, "b": 1, "c": 1, "m": 5})
+    examples = LearningExamples.of(table, good=[(0, 1), (1, 2), (2, 3), (3, 4), (4, 5), (5, 6)])
+    problem = build_problem(examples)
+    for k in (1, 2):
+        assert isinstance(genex(examples, problem, k=k), GenexFailure)
+    result = lexicographic_genex(examples, problem)
+    assert isinstance(result, GenexResult) and _names(examples, result) == ["a", "b", "c", "m"]
+    assert result.ranks[3] == 3 and result.k == 1
+    policy = projected_policy(examples, result.features, result.ranks)
+    assert not stratification_certificate(policy, k=2, settled_rules=False).stratified
+    certified = stratification_certificate(policy, k=1)
+    assert certified.stratified and check_certificate(policy, certified.certificate, 1) == []
+    assert certified.certificate.ranks["n3"].rank == 1  # m, once a, b and c (rank 0) are settled
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(problems(), st.integers(0, 3), st.booleans())
+def test_lexicographic_genex_is_sound_and_certified_by_the_checker(examples, seed, contexts):
+    problem = build_problem(examples)
+    result = lexicographic_genex(examples, problem, seed=seed, contexts=contexts)
+    if isinstance(result, GenexFailure):
+        return
+    assert problem.is_hit_by(result.features)
+    policy = projected_policy(examples, result.features, result.ranks)
+    for source, target in examples.good.tolist():
+        assert policy.accepts(_policy_values(examples, policy, source), _policy_values(examples, policy, target))
+    for source, target in examples.bad.tolist():
+        assert not policy.accepts(_policy_values(examples, policy, source), _policy_values(examples, policy, target))
+    certified = stratification_certificate(policy, k=1)
+    assert certified.stratified, certified.describe()
+    assert check_certificate(policy, certified.certificate, 1) == []
 
 
 def test_exact_is_optimal_where_greedy_is_not():

@@ -6,6 +6,7 @@ the chains are updated from them. The order the chains impose stays acyclic: a n
 points into a feature not chosen yet.
 With k = 2 (not the paper's), a feature that no chain reaches but that is monotone given two
 chosen features is eligible too, at its own cost: the policy is then 2-stratified.
+`lexicographic_genex` (not the paper's either) ranks the features as the termination checker does.
 """
 
 from __future__ import annotations
@@ -140,3 +141,54 @@ def _add_pairs(chains: Chains, chosen: list[int], selected: np.ndarray, changes:
 def _failure(problem: HittingSetProblem, pending: np.ndarray) -> GenexFailure:
     open_rows = np.flatnonzero(np.unpackbits(pending, count=problem.size)).tolist()
     return GenexFailure(tuple((problem.kinds[r], problem.sources[r]) for r in open_rows))
+
+
+def lexicographic_genex(examples: LearningExamples, problem: HittingSetProblem, seed: int = 0,
+                        contexts: bool = True) -> GenexResult | GenexFailure:
+    """GENEX with the termination checker's ranking instead of chains (not the paper's).
+
+    The features are chosen one after another, and a feature is eligible when it is monotone over
+    the good transitions that no feature chosen before it changes: on the others an earlier
+    feature already moves the one way it moves. This is the checker's ranking over settled rules
+    (`stratification_certificate`), one feature per stage, so the policy is certified as chains
+    certify it, and more features qualify: a feature that moves both ways on the good
+    transitions, but only one way on those that leave every feature ranked above it unchanged
+    (Satellite: the pointing goals that turns towards images and calibration targets leave).
+    With `contexts`, a feature is also eligible when it is monotone given one chosen feature g
+    there (in each of g's two truth values at the source): a 1-stratification as well.
+    Scores and ties are GENEX's: requirements newly hit per unit of cost."""
+    table = examples.table
+    changes = table.changes(examples.good)
+    valuations = table.valuations[examples.good[:, 0]] if len(examples.good) else np.zeros((0, len(table)), bool)
+    costs = problem.costs
+    rng = random.Random(seed)
+    selected = np.zeros(len(costs), dtype=bool)
+    unsettled = np.ones(len(changes), dtype=bool)
+    chosen: list[int] = []
+    links: list[tuple[int, int]] = []
+    pending = problem.all_requirements()
+    while np.bitwise_count(pending).sum():
+        left = changes[unsettled]
+        eligible = monotone(left)
+        given = np.full(len(costs), -1)
+        if contexts:
+            for g in chosen:
+                truth = valuations[unsettled, g]
+                both = monotone(left[truth]) & monotone(left[~truth])
+                given[both & ~eligible & (given < 0)] = g
+        eligible = (eligible | (given >= 0)) & ~selected
+        newly = np.bitwise_count(problem.bits & pending).sum(axis=1, dtype=np.int64)
+        scores = np.where(eligible, newly / np.maximum(costs, 1), 0.0)
+        positive = np.flatnonzero(scores > 0)
+        if not len(positive):
+            return _failure(problem, pending)
+        ranked = positive[np.lexsort((positive, -scores[positive]))].tolist()
+        choice = rng.choice([f for f in ranked if scores[f] >= scores[ranked[0]] * (1 - 1e-12)])
+        if given[choice] >= 0:
+            links.append((int(given[choice]), choice))
+        chosen.append(choice)
+        selected[choice] = True
+        pending = pending & ~problem.hit_by([choice])
+        unsettled &= changes[:, choice] == 0
+    ranks = {f: rank for rank, f in enumerate(chosen)}
+    return GenexResult(tuple(sorted(chosen)), tuple(sorted(links)), ranks, int(costs[chosen].sum()), len(chosen), 1)

@@ -16,6 +16,7 @@ from stratpol.parameters import ParameterError, at_least, from_mapping, paramete
 
 STRATEGIES = ("S1", "S2", "grow")
 INSTANCE_ORDERS = ("longest", "shortest")
+RANKINGS = ("chains", "lexicographic")
 VERIFY_STATES = 200_000  # policy-reachable states of one training instance that verification explores
 
 
@@ -67,6 +68,10 @@ class LearningSettings:
                                             "the teacher's step, as in the paper", at_least(0), "SLACK")
     k: int = parameter(1, "the k of the k-stratification GENEX certifies: 1 (the paper) or 2 (a feature may also "
                        "be monotone given two chosen features)", within(1, 2, True, True), "K")
+    ranking: str = parameter("chains", "which features GENEX may choose: those a chain of features makes monotone "
+                             "(the paper), or lexicographic: one after another, each monotone over the good "
+                             "transitions no feature chosen before it changes (or given one of those), as "
+                             "the termination checker ranks them", choices=RANKINGS)
     verify_states: int = parameter(VERIFY_STATES, "the most policy-reachable states verification explores on one "
                                    "training instance; past it learning stops", at_least(1), "N")
     verify_jobs: int = parameter(1, "training instances verified at once, in forked processes, when WRAPPER "
@@ -107,6 +112,7 @@ class LearningSettings:
         extras += ", pool generated again where GENEX fails" if self.refresh_pool else ""
         extras += ", shortest plans first" if self.instance_order == "shortest" else ""
         extras += f", GENEX chains for k = {self.k}" if self.k != 1 else ""
+        extras += ", features ranked lexicographically" if self.ranking == "lexicographic" else ""
         extras += f", verification up to {self.verify_states:,} states" if self.verify_states != VERIFY_STATES else ""
         extras += f", probes of {self.probe_states:,} states on Q" if self.probe_states else ""
         extras += ", verification over renamings" if self.symmetry else ""

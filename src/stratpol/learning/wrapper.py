@@ -27,7 +27,7 @@ from stratpol.features.vocabulary import InstanceBridge
 from stratpol.learning.checkpoint import (ChangedPlan, KeptRepairs, WrapperCheckpoint, check_run,
                                          read_checkpoint, write_checkpoint)
 from stratpol.learning.directions import FeatureDirections
-from stratpol.learning.genex import GenexFailure, genex
+from stratpol.learning.genex import GenexFailure, genex, lexicographic_genex
 from stratpol.learning.hitting_set import LearningExamples, Requirement, build_problem
 from stratpol.learning.projection import projected_policy, transition_values
 from stratpol.learning.settings import INSTANCE_ORDERS, STRATEGIES, VERIFY_STATES, LearningSettings
@@ -249,7 +249,8 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
                  checkpoint: Path | None = None, grow_by: int = 1, keep_repairs: bool = False,
                  distinct_instances: bool = False, avoid_edges: bool = False, repairs: int = 1,
                  ordered_repairs: int | None = None, pool_reachable: int | None = None,
-                 refresh_pool: bool = False, progress: Callable[[str], None] = lambda message: None) -> WrapperResult:
+                 refresh_pool: bool = False, ranking: str = "chains",
+                 progress: Callable[[str], None] = lambda message: None) -> WrapperResult:
     """Algorithm 2 on the training instances `instances`.
 
     `time_limit` bounds the whole run (LearningTimeout past it): the pool gets the grammar's time
@@ -277,7 +278,8 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
     `instance_order` "shortest" orders the instances for S1, S2 and verification by teacher plan
     length, shortest first, instead of longest first (the paper), so that the first subsets Q'
     are the smallest instances. `k` = 2 lets GENEX make a feature monotone given two chosen
-    features, and the policy is certified 2-stratified where it does. `symmetry` verifies one
+    features, and the policy is certified 2-stratified where it does. `ranking` "lexicographic"
+    runs `lexicographic_genex` instead of GENEX's chains (`k` is then not read). `symmetry` verifies one
     state per renaming of an instance's interchangeable objects (`stratpol.planning.symmetry`).
     `verify_jobs` > 1 verifies that many training instances at once in forked processes when the
     policy is tested on all of them (the first failure in order decides, as with one).
@@ -315,7 +317,7 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
     run = _Run(vocabulary, teacher, seed, verify_max_states, deadline, simplify,
                _DeadEnds() if dead_ends else None, edges, k, statistics, progress, symmetry, verify_jobs,
                probe_states, grow_by, keep_repairs, distinct_instances, avoid_edges, repairs, ordered_repairs,
-               checkpoint, None if checkpoint is None else read_checkpoint(checkpoint))
+               checkpoint, None if checkpoint is None else read_checkpoint(checkpoint), ranking=ranking)
     try:
         return _wrapper(instances, grammar, run, cache_dir, max_outer, pool_states, pool_reachable, refresh_pool,
                         instance_order)
@@ -358,6 +360,7 @@ class _Run:
     resume_from: WrapperCheckpoint | None = None  # what that file held at the start
     last_policy: Policy | None = None
     pool_refresh: PoolRefresh | None = None  # the pool generated again where GENEX fails (None: never)
+    ranking: str = "chains"  # GENEX's chains, or lexicographic_genex
     _keys: dict[Instance, Callable[[State], Hashable] | None] = field(default_factory=dict)
 
     def verify(self, example: _Example, evaluator: PolicyEvaluator, max_states: int | None = None,
@@ -500,7 +503,8 @@ def _identity(run: _Run, examples: list[_Example], grammar: Grammar, instance_or
             **({"avoid_edges": True} if run.avoid_edges else {}),
             **({"repairs": run.repairs} if run.repairs > 1 else {}),
             **({"ordered_repairs": run.ordered_repairs} if run.ordered_repairs is not None else {}),
-            **({"refresh_pool": True} if run.pool_refresh is not None else {})}
+            **({"refresh_pool": True} if run.pool_refresh is not None else {}),
+            **({"ranking": run.ranking} if run.ranking != "chains" else {})}
 
 
 def _checkpoint(run: _Run, identity: dict[str, object], subset: list[int], examples: list[_Example],
@@ -661,7 +665,7 @@ def learn_with_settings(instances: Sequence[Instance], vocabulary: Vocabulary, s
                         keep_repairs=settings.keep_repairs, distinct_instances=settings.distinct_instances,
                         avoid_edges=settings.avoid_edges, repairs=settings.repairs,
                         ordered_repairs=settings.ordered_repairs, pool_reachable=settings.pool_reachable,
-                        refresh_pool=settings.refresh_pool, progress=progress)
+                        refresh_pool=settings.refresh_pool, ranking=settings.ranking, progress=progress)
 
 
 @dataclass
@@ -758,7 +762,9 @@ def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, run: _
         statistics.good, statistics.bad, statistics.requirements = len(good), len(bad), problem.size
         statistics.add_time("preprocessing", started)
         started = time.perf_counter()
-        result = genex(reduced, problem, seed=run.seed, k=run.k)
+        lexicographic = run.ranking == "lexicographic"
+        result = lexicographic_genex(reduced, problem, seed=run.seed) if lexicographic else \
+            genex(reduced, problem, seed=run.seed, k=run.k)
         statistics.add_time("genex", started)
         if isinstance(result, GenexFailure):  # named by the learner's rows, not the sub-table's
             failure = GenexFailure(tuple((kind, tuple(used[r] for r in sources)) for kind, sources in result.pending))
@@ -774,8 +780,9 @@ def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, run: _
         started = time.perf_counter()  # "simplification": the projected policy, its certificate and simplification
         policy = projected_policy(reduced, result.features, result.ranks)
         # ranked as Def. 8 is written, which GENEX's chains guarantee: the ranks spread wider than
-        # the checker's own, so simplification may make more effects unknown
-        certified = stratification_certificate(policy, k=result.k, settled_rules=False)
+        # the checker's own, so simplification may make more effects unknown. A lexicographic
+        # choice is monotone over the settled rules only
+        certified = stratification_certificate(policy, k=result.k, settled_rules=lexicographic)
         if not certified.stratified:  # a bug guard
             raise RuntimeError(f"GENEX returned a policy that is not stratified: {certified.describe()}")
         if run.simplify:
