@@ -132,6 +132,14 @@ def test_check_prints_the_certificate_and_sieve(tmp_path):
     run = stratpol("check", bad)
     assert run.returncode == 1
     assert "not 1-stratified" in run.stdout and "SIEVE: not terminating" in run.stdout
+    # 17 features, each lowered by a rule of its own: certified, but the policy graph would have
+    # 2^17 nodes, which SIEVE does not build
+    wide = tmp_path / "wide.policy"
+    wide.write_text("".join(f"numerical n{i}\n" for i in range(17)) + "\n" +
+                    "".join(f"{{n{i} > 0}} -> {{n{i} down}}\n" for i in range(17)))
+    run = stratpol("check", wide)
+    assert run.returncode == 0 and "1-stratified" in run.stdout
+    assert "SIEVE: not run (SIEVE needs 2^17 nodes; at most 16 features are allowed)" in run.stdout
 
 
 def test_learn_gripper_prints_a_certified_policy(tmp_path):

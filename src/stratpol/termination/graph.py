@@ -11,12 +11,13 @@ increase, decrease or stay. Booleans change exactly with their valuation, so SIE
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import product
+
+import numpy as np
 
 from stratpol.policy.rules import Change, Feature, Policy, Rule
 
 MAX_FEATURES = 16
-MAX_EDGES = 2_000_000
+MAX_EDGES = 20_000_000  # five int32 arrays: 400 MB
 
 
 @dataclass(frozen=True)
@@ -32,11 +33,29 @@ class Edge:
 
 @dataclass(frozen=True)
 class PolicyGraph:
-    """The features (bit i is features[i]), the rules and the edges of a policy graph."""
+    """The features (bit i is features[i]), the rules and the edges of a policy graph, one array
+    entry per edge (a 12-feature policy has millions of them)."""
 
     features: tuple[Feature, ...]
     rules: tuple[Rule, ...]
-    edges: tuple[Edge, ...]
+    source: np.ndarray
+    target: np.ndarray
+    rule: np.ndarray
+    increases: np.ndarray
+    decreases: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.source)
+
+    @property
+    def edges(self) -> tuple[Edge, ...]:
+        """The edges as objects, in the arrays' order."""
+        return tuple(Edge(*map(int, row)) for row in zip(self.source, self.target, self.rule, self.increases,
+                                                          self.decreases))
+
+    def edge(self, index: int) -> Edge:
+        return Edge(int(self.source[index]), int(self.target[index]), int(self.rule[index]),
+                    int(self.increases[index]), int(self.decreases[index]))
 
     def valuation(self, node: int) -> dict[str, bool]:
         """The Boolean valuation a node stands for."""
@@ -79,20 +98,24 @@ def policy_graph(policy: Policy, max_features: int = MAX_FEATURES, max_edges: in
     if (count := edge_count(policy, features)) > max_edges:
         raise ValueError(f"the policy graph would have {count} edges; at most {max_edges} are allowed")
     bit = {f.name: i for i, f in enumerate(features)}
-    edges = []
+    nodes = np.arange(1 << len(features), dtype=np.int32)
+    parts = []
     for index, rule in enumerate(policy.rules):
         care = sum(1 << bit[name] for name, _ in rule.conditions)
         want = sum(1 << bit[name] for name, positive in rule.conditions if positive)
-        effects = [(features[bit[name]], bit[name], change) for name, change in rule.effects]
-        for node in range(1 << len(features)):
-            if node & care != want:
-                continue
-            options = [_successors(feature, change, bool(node >> i & 1)) for feature, i, change in effects]
-            for choice in product(*options):
-                target, increases, decreases = node, 0, 0
-                for (_, i, _), (value, up, down) in zip(effects, choice):
-                    target = target | 1 << i if value else target & ~(1 << i)
-                    increases |= up << i
-                    decreases |= down << i
-                edges.append(Edge(node, target, index, increases, decreases))
-    return PolicyGraph(features, policy.rules, tuple(edges))
+        source = nodes[nodes & care == want]
+        target, increases, decreases = source.copy(), np.zeros_like(source), np.zeros_like(source)
+        for name, change in rule.effects:  # each effect multiplies the edges by its options
+            i = bit[name]
+            value = (source >> i & 1).astype(bool)
+            grown = []
+            for at in (False, True):
+                rows = np.flatnonzero(value == at)
+                for new, up, down in _successors(features[i], change, at):
+                    moved = target[rows] | 1 << i if new else target[rows] & ~(1 << i)
+                    grown.append((source[rows], moved, increases[rows] | up << i, decreases[rows] | down << i))
+            source, target, increases, decreases = (np.concatenate([g[j] for g in grown]).astype(np.int32)
+                                                    for j in range(4))
+        parts.append((source, target, np.full(len(source), index, dtype=np.int32), increases, decreases))
+    arrays = [np.concatenate([p[j] for p in parts]) if parts else np.zeros(0, np.int32) for j in range(5)]
+    return PolicyGraph(features, policy.rules, *arrays)

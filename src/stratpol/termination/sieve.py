@@ -12,9 +12,12 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 import networkx as nx
+import numpy as np
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import connected_components
 
 from stratpol.policy.rules import Policy, Rule
-from stratpol.termination.graph import MAX_EDGES, MAX_FEATURES, Edge, PolicyGraph, policy_graph
+from stratpol.termination.graph import MAX_EDGES, MAX_FEATURES, PolicyGraph, policy_graph
 
 
 @dataclass(frozen=True)
@@ -27,30 +30,31 @@ class SieveResult:
     cycle: tuple[tuple[dict[str, bool], Rule], ...] = ()
 
 
-def sieve_edges(edges: list[Edge]) -> list[Edge]:
-    """The edges left when SIEVE stops: every one lies in a strongly connected component that the
-    sieve cannot break further."""
-    while True:
-        graph = nx.DiGraph()
-        graph.add_edges_from((e.source, e.target) for e in edges)
-        component = {node: i for i, nodes in enumerate(nx.strongly_connected_components(graph)) for node in nodes}
-        inner = [e for e in edges if component[e.source] == component[e.target]]
-        increased: dict[int, int] = {}
-        decreased: dict[int, int] = {}
-        for e in inner:
-            c = component[e.source]
-            increased[c] = increased.get(c, 0) | e.increases
-            decreased[c] = decreased.get(c, 0) | e.decreases
-        kept = [e for e in inner
-                if not e.decreases & ~increased[component[e.source]]
-                and not e.increases & ~decreased[component[e.source]]]
-        if len(kept) == len(edges):
-            return kept
-        edges = kept
+def sieve_edges(graph: PolicyGraph) -> np.ndarray:
+    """The indices of the edges left when SIEVE stops: every one lies in a strongly connected
+    component that the sieve cannot break further."""
+    nodes = 1 << len(graph.features)
+    left = np.arange(len(graph))
+    while len(left):
+        source, target = graph.source[left], graph.target[left]
+        adjacency = csr_matrix((np.ones(len(left), dtype=np.int32), (source, target)), shape=(nodes, nodes))
+        _, component = connected_components(adjacency, directed=True, connection="strong")
+        inner = component[source] == component[target]
+        left, where = left[inner], component[source[inner]]
+        increased = np.zeros(nodes, dtype=np.int64)
+        decreased = np.zeros(nodes, dtype=np.int64)
+        np.bitwise_or.at(increased, where, graph.increases[left])
+        np.bitwise_or.at(decreased, where, graph.decreases[left])
+        kept = ((graph.decreases[left] & ~increased[where]) == 0) & ((graph.increases[left] & ~decreased[where]) == 0)
+        if kept.all() and inner.all():
+            return left
+        left = left[kept]
+    return left
 
 
-def _witness(graph: PolicyGraph, left: list[Edge]) -> tuple[tuple[dict[str, bool], Rule], ...]:
+def _witness(graph: PolicyGraph, left: np.ndarray) -> tuple[tuple[dict[str, bool], Rule], ...]:
     """A balanced closed walk through the component of the first edge left."""
+    left = [graph.edge(i) for i in left]
     digraph = nx.DiGraph()
     for e in left:
         if not digraph.has_edge(e.source, e.target):
@@ -82,7 +86,7 @@ def sieve(policy: Policy, max_features: int = MAX_FEATURES, max_edges: int = MAX
     """Whether `policy` terminates on every instance; ValueError above `max_features` features or
     `max_edges` edges of the policy graph."""
     graph = policy_graph(policy, max_features, max_edges)
-    left = sieve_edges(list(graph.edges))
-    if not left:
+    left = sieve_edges(graph)
+    if not len(left):
         return SieveResult(True)
     return SieveResult(False, _witness(graph, left))
