@@ -12,8 +12,9 @@ from stratpol.learning.chains import monotone
 from stratpol.learning.exact import exact_hitting_set
 from stratpol.learning.genex import GenexFailure, GenexResult, genex, lexicographic_genex
 from stratpol.learning.hitting_set import LearningExamples, Requirement, build_problem
-from stratpol.learning.projection import projected_policy
-from stratpol.policy import Kind
+from stratpol.learning.projection import choice_certificate, projected_policy
+from stratpol.learning.simplification import simplify_policy
+from stratpol.policy import Change, Kind
 from stratpol.termination import check_certificate, lowest_stratification, stratification_certificate
 
 
@@ -159,6 +160,27 @@ def test_lexicographic_ranking_admits_a_feature_monotone_once_those_above_it_are
     certified = stratification_certificate(policy, k=1)
     assert certified.stratified and check_certificate(policy, certified.certificate, 1) == []
     assert certified.certificate.ranks["n3"].rank == 1  # m, once a, b and c (rank 0) are settled
+
+
+def test_the_order_chosen_lets_simplification_leave_every_lower_feature_unknown():
+    # the examples above: a, b, c, then m. The checker ranks a, b and c together (rank 0), so a
+    # rule lowering a must leave b and c unchanged; ranked in the order chosen, b, c and m are
+    # all below a, and what a rule lowering a does to them was never asked
+    table = _table({"a": [1, 0, 0, 0, 0, 0, 0], "b": [1, 1, 1, 0, 0, 0, 0], "c": [1, 1, 1, 1, 1, 0, 0],
+                    "m": [1, 0, 1, 0, 1, 0, 1]}, {"a": 1, "b": 1, "c": 1, "m": 5})
+    examples = LearningExamples.of(table, good=[(0, 1), (1, 2), (2, 3), (3, 4), (4, 5), (5, 6)])
+    result = lexicographic_genex(examples, build_problem(examples))
+    policy = projected_policy(examples, result.features, result.ranks)
+    chosen = choice_certificate(examples, policy, result.features, result.ranks, result.links)
+    assert {name: rank.rank for name, rank in chosen.ranks.items()} == {"n0": 0, "n1": 1, "n2": 2, "n3": 3}
+    assert check_certificate(policy, chosen, 1) == []
+    earliest = stratification_certificate(policy, k=1).certificate
+    lowering_a = lambda p: next(r for r in p.rules if r.effect.get("n0") is Change.DOWN)  # noqa: E731
+    wide = simplify_policy(policy, chosen, 1, [])
+    assert {name: lowering_a(wide).effect[name] for name in ("n1", "n2", "n3")} == dict.fromkeys(
+        ("n1", "n2", "n3"), Change.ANY)
+    assert lowering_a(simplify_policy(policy, earliest, 1, [])).effect.get("n1") is None  # b stays unchanged
+    assert stratification_certificate(wide, k=1).stratified
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])

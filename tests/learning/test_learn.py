@@ -10,6 +10,7 @@ from stratpol.features.policy_evaluator import PolicyEvaluator
 from stratpol.generation import domain_folder
 from stratpol.learning.teacher import Teacher
 from stratpol.learning.wrapper import _next_subset, learn_policy
+from stratpol.termination import lowest_stratification
 from stratpol.verification import verify
 
 
@@ -230,3 +231,16 @@ def test_repairing_several_states_per_verification_learns_in_fewer_genex_calls(t
         assert verify(instance, evaluator.on(instance).compatible_successors).solved
     with pytest.raises(ValueError, match="repairs"):
         learn_policy(instances, vocabulary, load_grammar("default"), teacher, repairs=0)
+
+
+def test_a_lexicographic_ranking_learns_a_certified_gripper_policy_that_verifies_on_larger_instances(learned, tmp_path):
+    folder, vocabulary, _ = learned
+    instances = [folder.domain.instance_from_text(folder.generator(balls=n)) for n in (1, 2, 3, 4)]
+    result = learn_policy(instances, vocabulary, load_grammar("default"), Teacher("siw", cache_dir=tmp_path / "plans"),
+                          cache_dir=tmp_path / "pools", ranking="lexicographic")
+    assert all(v.solved for v in result.verifications)
+    assert lowest_stratification(result.policy).stratified
+    evaluator = PolicyEvaluator(result.policy, vocabulary)
+    for balls in (5, 6, 7):
+        instance = folder.domain.instance_from_text(folder.generator(balls=balls))
+        assert verify(instance, evaluator.on(instance).compatible_successors).solved, balls

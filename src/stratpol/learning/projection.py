@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from stratpol.learning.hitting_set import LearningExamples
 from stratpol.policy import Feature, Kind, Policy, project
+from stratpol.termination import Certificate, FeatureRank, entails_change
 
 
 def policy_features(examples: LearningExamples, columns: Sequence[int], ranks: dict[int, int]) -> list[Feature]:
@@ -43,3 +44,20 @@ def transition_values(examples: LearningExamples, policy: Policy, pairs) -> list
     values = examples.table.values
     return [({n: int(values[s, c]) for n, c in named}, {n: int(values[t, c]) for n, c in named})
             for s, t in pairs]
+
+
+def choice_certificate(examples: LearningExamples, policy: Policy, columns: Sequence[int], ranks: dict[int, int],
+                       links: Sequence[tuple[int, int]]) -> Certificate:
+    """The certificate of a lexicographic choice (`lexicographic_genex`): each feature its own rank
+    in the order chosen, given the chosen feature it was linked to, if any.
+
+    The checker ranks each feature as early as it can, several to a rank; this ranking is the
+    strictest, so that simplification may leave every feature ranked below the first a rule
+    changes unknown (n?), as the choice made them: what the rule does to them was not asked."""
+    name = {c: next(f.name for f in policy.features if f.description == examples.table.features[c].description)
+            for c in columns}
+    given = {f: g for g, f in links}
+    feature_ranks = {name[c]: FeatureRank(ranks[c], (name[given[c]],) if c in given else ()) for c in columns}
+    first = sorted(policy.features, key=lambda f: feature_ranks[f.name].rank)
+    changes = {rule: next(f.name for f in first if entails_change(rule, f)) for rule in policy.rules}
+    return Certificate(feature_ranks, changes)

@@ -29,7 +29,7 @@ from stratpol.learning.checkpoint import (ChangedPlan, KeptRepairs, WrapperCheck
 from stratpol.learning.directions import FeatureDirections
 from stratpol.learning.genex import GenexFailure, genex, lexicographic_genex
 from stratpol.learning.hitting_set import LearningExamples, Requirement, build_problem
-from stratpol.learning.projection import projected_policy, transition_values
+from stratpol.learning.projection import choice_certificate, projected_policy, transition_values
 from stratpol.learning.settings import INSTANCE_ORDERS, STRATEGIES, VERIFY_STATES, LearningSettings
 from stratpol.learning.simplification import simplify_policy
 from stratpol.learning.teacher import Teacher
@@ -41,7 +41,7 @@ from stratpol.planning.symmetry import canonical_key
 from stratpol.policy import Policy
 from stratpol.policy.text import format_policy, format_rule
 from stratpol.progress import finish_status, report_status
-from stratpol.termination import lowest_stratification, stratification_certificate
+from stratpol.termination import check_certificate, lowest_stratification, stratification_certificate
 from stratpol.verification import Failure, Verification, verify
 
 
@@ -780,13 +780,17 @@ def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, run: _
         started = time.perf_counter()  # "simplification": the projected policy, its certificate and simplification
         policy = projected_policy(reduced, result.features, result.ranks)
         # ranked as Def. 8 is written, which GENEX's chains guarantee: the ranks spread wider than
-        # the checker's own, so simplification may make more effects unknown. A lexicographic
-        # choice is monotone over the settled rules only
-        certified = stratification_certificate(policy, k=result.k, settled_rules=lexicographic)
-        if not certified.stratified:  # a bug guard
-            raise RuntimeError(f"GENEX returned a policy that is not stratified: {certified.describe()}")
+        # the checker's own, so simplification may make more effects unknown
+        if lexicographic:  # the order chosen, one feature to a rank: simplification may do the most
+            certificate = choice_certificate(reduced, policy, result.features, result.ranks, result.links)
+            problems = check_certificate(policy, certificate, result.k)
+        else:
+            certified = stratification_certificate(policy, k=result.k, settled_rules=False)
+            certificate, problems = certified.certificate, [] if certified.stratified else [certified.describe()]
+        if problems:  # a bug guard
+            raise RuntimeError(f"GENEX returned a policy that is not stratified: {problems[0]}")
         if run.simplify:
-            policy = simplify_policy(policy, certified.certificate, result.k, transition_values(reduced, policy, bad))
+            policy = simplify_policy(policy, certificate, result.k, transition_values(reduced, policy, bad))
         run.last_policy = dataclasses.replace(policy, domain=run.vocabulary.domain.name)
         order = None if run.ordered_repairs is None else FeatureDirections.of(reduced, columns, result.features)
         statistics.add_time("simplification", started)
