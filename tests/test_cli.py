@@ -53,6 +53,8 @@ def test_validate_says_why_a_plan_is_invalid(tmp_path):
      "none.plan: plan file not found"),
     (["learn", "gripper", "--grow-by", "3"], "--grow-by: more than one failing instance joins Q' with strategy grow "
      "only, not S1"),
+    (["learn", "gripper", "--ranking", "lexicographic", "--k", "2"], "--k: a lexicographic ranking gives each "
+     "feature its own rank"),
 ])
 def test_user_mistakes_are_one_line_and_exit_2(args, message):
     run = stratpol(*args)

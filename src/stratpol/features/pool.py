@@ -137,10 +137,10 @@ def generate_pool(vocabulary: Vocabulary, states: Sequence[tuple[InstanceBridge,
     """The features of `grammar` that dlplan distinguishes on `states`, deeper ones dropped, and
     the features the grammar lists (see `_generated_pool`; only the generated part is cached)."""
     pool = _generated_pool(vocabulary, states, grammar, cache_dir, progress)
-    return with_listed_features(vocabulary, grammar, pool)
+    return _with_listed_features(vocabulary, grammar, pool)
 
 
-def with_listed_features(vocabulary: Vocabulary, grammar: Grammar, pool: FeaturePool) -> FeaturePool:
+def _with_listed_features(vocabulary: Vocabulary, grammar: Grammar, pool: FeaturePool) -> FeaturePool:
     """`pool` with each feature `grammar.features` lists that it lacks, in complexity order.
 
     A listed feature is kept even where it equals a generated one on the pool's states: it was

@@ -96,6 +96,9 @@ class LearningSettings:
         if self.grow_by > 1 and self.strategy != "grow":
             raise ParameterError("grow_by", f"more than one failing instance joins Q' with strategy grow only, "
                                  f"not {self.strategy}")
+        if self.ranking == "lexicographic" and self.k != 1:
+            raise ParameterError("k", "a lexicographic ranking gives each feature its own rank, certified "
+                                      "1-stratified; k belongs to GENEX's chains")
 
     def describe(self) -> str:
         extras = f", up to {self.grow_by} failing instances added to Q' at a time" if self.grow_by > 1 else ""

@@ -279,8 +279,9 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, grammar:
     length, shortest first, instead of longest first (the paper), so that the first subsets Q'
     are the smallest instances. `k` = 2 lets GENEX make a feature monotone given two chosen
     features, and the policy is certified 2-stratified where it does. `ranking` "lexicographic"
-    runs `lexicographic_genex` instead of GENEX's chains (`k` is then not read). `symmetry` verifies one
-    state per renaming of an instance's interchangeable objects (`stratpol.planning.symmetry`).
+    runs `lexicographic_genex` instead of GENEX's chains (`k` is then not read). `symmetry`
+    verifies one state per renaming of an instance's interchangeable objects
+    (`stratpol.planning.symmetry`).
     `verify_jobs` > 1 verifies that many training instances at once in forked processes when the
     policy is tested on all of them (the first failure in order decides, as with one).
     `probe_states` first verifies every instance up to that many states, and a failure found so
@@ -779,12 +780,12 @@ def _inner_loop(examples: list[_Example], subset: list[int], rows: _Rows, run: _
             raise LearningFailure(f"GENEX: {failure.describe()}{_first_transition(failure, examples, rows)}")
         started = time.perf_counter()  # "simplification": the projected policy, its certificate and simplification
         policy = projected_policy(reduced, result.features, result.ranks)
-        # ranked as Def. 8 is written, which GENEX's chains guarantee: the ranks spread wider than
-        # the checker's own, so simplification may make more effects unknown
         if lexicographic:  # the order chosen, one feature to a rank: simplification may do the most
             certificate = choice_certificate(reduced, policy, result.features, result.ranks, result.links)
             problems = check_certificate(policy, certificate, result.k)
         else:
+            # ranked as Def. 8 is written, which GENEX's chains guarantee: the ranks spread wider
+            # than the checker's own, so simplification may make more effects unknown
             certified = stratification_certificate(policy, k=result.k, settled_rules=False)
             certificate, problems = certified.certificate, [] if certified.stratified else [certified.describe()]
         if problems:  # a bug guard
