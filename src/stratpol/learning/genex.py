@@ -79,12 +79,9 @@ def genex(examples: LearningExamples, problem: HittingSetProblem, seed: int = 0,
         # the best score's group, in the order (score, index). A chain's new links all point into
         # features not chosen yet, which have no links out, so the order stays acyclic by
         # construction (the topological sort below would raise otherwise)
-        positive = np.flatnonzero(scores > 0)
-        if not len(positive):
+        choice = _best(scores, rng)
+        if choice is None:
             return _failure(problem, pending)
-        ranked = positive[np.lexsort((positive, -scores[positive]))].tolist()
-        tied = [f for f in ranked if scores[f] >= scores[ranked[0]] * (1 - 1e-12)]
-        choice = rng.choice(tied)
         chain = chains.chain(choice)
         order.add_nodes_from(chain)
         order.add_edges_from(_links(chains, choice, paired))
@@ -138,6 +135,16 @@ def _add_pairs(chains: Chains, chosen: list[int], selected: np.ndarray, changes:
             chains.cost[f], chains.predecessor[f] = costs[f], -1
 
 
+def _best(scores: np.ndarray, rng: random.Random) -> int | None:
+    """A feature of the best positive score, drawn among those tied with it in index order; None
+    where no score is positive."""
+    positive = np.flatnonzero(scores > 0)
+    if not len(positive):
+        return None
+    ranked = positive[np.lexsort((positive, -scores[positive]))].tolist()
+    return rng.choice([f for f in ranked if scores[f] >= scores[ranked[0]] * (1 - 1e-12)])
+
+
 def _failure(problem: HittingSetProblem, pending: np.ndarray) -> GenexFailure:
     open_rows = np.flatnonzero(np.unpackbits(pending, count=problem.size)).tolist()
     return GenexFailure(tuple((problem.kinds[r], problem.sources[r]) for r in open_rows))
@@ -179,11 +186,9 @@ def lexicographic_genex(examples: LearningExamples, problem: HittingSetProblem, 
         eligible = (eligible | (given >= 0)) & ~selected
         newly = np.bitwise_count(problem.bits & pending).sum(axis=1, dtype=np.int64)
         scores = np.where(eligible, newly / np.maximum(costs, 1), 0.0)
-        positive = np.flatnonzero(scores > 0)
-        if not len(positive):
+        choice = _best(scores, rng)
+        if choice is None:
             return _failure(problem, pending)
-        ranked = positive[np.lexsort((positive, -scores[positive]))].tolist()
-        choice = rng.choice([f for f in ranked if scores[f] >= scores[ranked[0]] * (1 - 1e-12)])
         if given[choice] >= 0:
             links.append((int(given[choice]), choice))
         chosen.append(choice)

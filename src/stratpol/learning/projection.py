@@ -54,10 +54,11 @@ def choice_certificate(examples: LearningExamples, policy: Policy, columns: Sequ
     The checker ranks each feature as early as it can, several to a rank; this ranking is the
     strictest, so that simplification may leave every feature ranked below the first a rule
     changes unknown (n?), as the choice made them: what the rule does to them was not asked."""
-    name = {c: next(f.name for f in policy.features if f.description == examples.table.features[c].description)
-            for c in columns}
+    by_description = {f.description: f.name for f in policy.features}
+    name = {c: by_description[examples.table.features[c].description] for c in columns}
     given = {f: g for g, f in links}
     feature_ranks = {name[c]: FeatureRank(ranks[c], (name[given[c]],) if c in given else ()) for c in columns}
     first = sorted(policy.features, key=lambda f: feature_ranks[f.name].rank)
-    changes = {rule: next(f.name for f in first if entails_change(rule, f)) for rule in policy.rules}
+    # a rule changing no feature names none, which check_certificate reports
+    changes = {rule: next((f.name for f in first if entails_change(rule, f)), None) for rule in policy.rules}
     return Certificate(feature_ranks, changes)

@@ -680,6 +680,10 @@ class PoolRefresh:
     pool_states: list[tuple[InstanceBridge, State]]
     cache_dir: Path | None = None
     rows_read: set[int] = field(default_factory=set)  # the rows of the failing calls so far
+    _known: set[tuple[int, int]] = field(init=False, repr=False)  # (instance, state) of the pool's states
+
+    def __post_init__(self) -> None:
+        self._known = {(bridge.index, state.index) for bridge, state in self.pool_states}
 
     def refreshed(self, rows: _Rows, failed_on: Sequence[int], statistics: LearningStatistics,
                   progress: Callable[[str], None]) -> bool:
@@ -689,9 +693,8 @@ class PoolRefresh:
         if set(failed_on) <= self.rows_read:
             return False
         self.rows_read |= set(failed_on)
-        known = {(bridge.index, state.index) for bridge, state in self.pool_states}
         more = [rows.entries[r] for r in sorted(self.rows_read)
-                if (rows.entries[r][0].index, rows.entries[r][1].index) not in known]
+                if (rows.entries[r][0].index, rows.entries[r][1].index) not in self._known]
         progress(f"feature pool: generating again on {len(self.pool_states) + len(more):,} states, "
                  f"{len(more):,} of them where GENEX failed")
         started = time.perf_counter()

@@ -17,7 +17,7 @@ from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
 from stratpol.policy.rules import Policy, Rule
-from stratpol.termination.graph import MAX_EDGES, MAX_FEATURES, PolicyGraph, policy_graph
+from stratpol.termination.graph import MAX_EDGES, MAX_FEATURES, Edge, PolicyGraph, policy_graph
 
 
 @dataclass(frozen=True)
@@ -37,8 +37,7 @@ def sieve_edges(graph: PolicyGraph) -> np.ndarray:
     left = np.arange(len(graph))
     while len(left):
         source, target = graph.source[left], graph.target[left]
-        adjacency = csr_matrix((np.ones(len(left), dtype=np.int32), (source, target)), shape=(nodes, nodes))
-        _, component = connected_components(adjacency, directed=True, connection="strong")
+        _, component = _components(graph, left)
         inner = component[source] == component[target]
         left, where = left[inner], component[source[inner]]
         increased = np.zeros(nodes, dtype=np.int64)
@@ -52,16 +51,25 @@ def sieve_edges(graph: PolicyGraph) -> np.ndarray:
     return left
 
 
+def _components(graph: PolicyGraph, edges: np.ndarray) -> tuple[int, np.ndarray]:
+    """The strongly connected components of the graph's nodes over `edges` (indices): their
+    number and each node's label."""
+    nodes = 1 << len(graph.features)
+    adjacency = csr_matrix((np.ones(len(edges), dtype=np.int32), (graph.source[edges], graph.target[edges])),
+                           shape=(nodes, nodes))
+    return connected_components(adjacency, directed=True, connection="strong")
+
+
 def _witness(graph: PolicyGraph, left: np.ndarray) -> tuple[tuple[dict[str, bool], Rule], ...]:
     """A balanced closed walk through the component of the first edge left."""
-    left = [graph.edge(i) for i in left]
+    _, component = _components(graph, left)
+    first_component = component[graph.source[left[0]]]
+    edges = [graph.edge(i) for i in left if component[graph.source[i]] == first_component]
     digraph = nx.DiGraph()
-    for e in left:
+    for e in edges:
         if not digraph.has_edge(e.source, e.target):
             digraph.add_edge(e.source, e.target, edge=e)
-    first = left[0]
-    component = nx.node_connected_component(digraph.to_undirected(as_view=True), first.source)
-    edges = [e for e in left if e.source in component]
+    first = edges[0]
 
     def path(a: int, b: int) -> list[Edge]:
         nodes = nx.shortest_path(digraph, a, b)
