@@ -51,10 +51,8 @@ def test_validate_says_why_a_plan_is_invalid(tmp_path):
     (["plan", GRIPPER / "domain.pddl"], "the following arguments are required: problem"),
     (["validate", GRIPPER / "domain.pddl", GRIPPER / "instances" / "gripper-2.pddl", "none.plan"],
      "none.plan: plan file not found"),
-    (["learn", "gripper", "--grow-by", "3"], "--grow-by: more than one failing instance joins Q' with strategy grow "
-     "only, not S1"),
-    (["learn", "gripper", "--ranking", "lexicographic", "--k", "2"], "--k: a lexicographic ranking gives each "
-     "feature its own rank"),
+    (["learn", "gripper", "--verify-states", "0"], "argument --verify-states: must be at least 1, not 0"),
+    (["learn", "gripper", "--ranking", "best"], "argument --ranking: invalid choice: 'best'"),
 ])
 def test_user_mistakes_are_one_line_and_exit_2(args, message):
     run = stratpol(*args)
@@ -352,13 +350,13 @@ def test_learn_takes_problem_files_as_well_as_folders(tmp_path):
 def test_a_child_killed_for_memory_is_one_line_not_a_traceback(tmp_path, monkeypatch, capsys):
     from stratpol.child_process import ChildDied
     from stratpol.cli import main
-    from stratpol.learning import wrapper
+    from stratpol.learning import training_pool
 
     def killed(*args, **kwargs):
         raise ChildDied(-9, "dlplan's feature generation")
 
     monkeypatch.setenv("STRATPOL_CACHE", str(tmp_path))
-    monkeypatch.setattr(wrapper, "generate_pool", killed)
+    monkeypatch.setattr(training_pool, "generate_pool", killed)
     assert main(["learn", "gripper"]) == 1
     error = capsys.readouterr().err.strip().splitlines()[-1]
     assert error.startswith("stratpol: dlplan's feature generation ended without a result (exit code -9")

@@ -153,38 +153,6 @@ def test_verification_over_renamings_gives_the_verdict_of_the_definition(seed, b
     assert reduced.states <= verify(instance, compatible).states
 
 
-@settings(max_examples=30, deadline=None)
-@given(seed=st.integers(0, 3 ** 4 - 1), balls=st.integers(2, 4), open_states=st.integers(2, 6))
-def test_gathering_states_not_closed_keeps_the_verdict_and_adds_only_such_states(seed, balls, open_states):
-    instance = GRIPPER.domain.instance_from_text(GRIPPER.generator(balls=balls))
-    compatible = PolicyEvaluator(_gripper_variant(seed), Vocabulary(GRIPPER.domain)).on(instance).compatible_successors
-    first = verify(instance, compatible)
-    gathered = verify(instance, compatible, open_states=open_states)
-    assert (gathered.solved, gathered.failure, gathered.witness) == (first.solved, first.failure, first.witness)
-    if first.failure is not Failure.NOT_CLOSED:
-        assert gathered.more == ()
-        return
-    assert len(gathered.more) < open_states
-    ends = [first.witness[-1]] + [witness[-1] for witness in gathered.more]
-    assert len(set(ends)) == len(ends)
-    for witness in gathered.more:  # trajectories of the policy to other states it does not close
-        assert witness[0] == instance.initial_state and not compatible(witness[-1])
-        assert not instance.is_goal(witness[-1])
-        for before, after in zip(witness, witness[1:]):
-            assert after in [s.state for s in compatible(before)]
-
-
-def test_gathering_finds_every_state_not_closed_where_there_is_no_other_failure(blocks):
-    domain, vocabulary = blocks
-    instance = _clear_instance(domain, [["a", "b", "c"], ["d", "e"]], "a")
-    any_pick = Policy.of([H, N], [Rule.of({"H": False}, {"H": Change.UP, "n": Change.ANY})])  # c or e, then stops
-    compatible = PolicyEvaluator(any_pick, vocabulary).on(instance).compatible_successors
-    assert len(compatible(instance.initial_state)) == 2
-    result = verify(instance, compatible, open_states=5)
-    assert result.failure is Failure.NOT_CLOSED and len(result.more) == 1
-    assert {result.witness[-1], result.more[0][-1]} == {s.state for s in compatible(instance.initial_state)}
-
-
 def _check_against_the_definition(instance, compatible, canonical=None):
     """Verification (dead ends tested on the witness) agrees with closed, safe and acyclic over
     every policy-reachable state, and its witness is a policy trajectory that shows the failure."""

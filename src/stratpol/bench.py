@@ -13,7 +13,7 @@ from pathlib import Path
 from stratpol.evaluation.policies import RulePolicy
 from stratpol.evaluation.profile import ExecutionProfile, profile_run_in_child
 from stratpol.generation import domain_folder
-from stratpol.learning.wrapper import LearningStatistics
+from stratpol.learning.result import LearningStatistics
 from stratpol.planning import Domain, Instance
 from stratpol.planning.planners import planner
 
@@ -316,8 +316,9 @@ def learn_and_test(benchmarks: Path, name: str, test_time_limit: float = 60.0, l
     from stratpol.cache import cache_root
     from stratpol.errors import InputError
     from stratpol.features import Vocabulary
+    from stratpol.learning.result import LearningFailure
     from stratpol.learning.settings import learning_settings
-    from stratpol.learning.wrapper import LearningFailure, learn_with_settings
+    from stratpol.learning.wrapper import learn_with_settings
     from stratpol.policy.dlplan_format import write_policy_files
 
     folder = Path(benchmarks) / name

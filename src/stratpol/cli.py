@@ -263,8 +263,9 @@ def _learning_domain(args: argparse.Namespace):
 def _learn(args: argparse.Namespace) -> int:
     from stratpol.cache import cache_root
     from stratpol.features import Vocabulary, load_grammar
+    from stratpol.learning.result import LearningFailure, LearningInterrupted
     from stratpol.learning.settings import learning_settings
-    from stratpol.learning.wrapper import LearningFailure, LearningInterrupted, learn_with_settings
+    from stratpol.learning.wrapper import learn_with_settings
     from stratpol.parameters import ParameterError, from_options
     from stratpol.planning.planners import planner_chain
     from stratpol.policy.dlplan_format import write_policy_files
@@ -275,8 +276,7 @@ def _learn(args: argparse.Namespace) -> int:
         settings = from_options(learning_settings(name), args)  # the options given override the domain's entry
     except ParameterError as error:
         raise InputError(f"--{error.key.replace('_', '-')}: {error.message}") from None
-    for teacher in filter(None, (settings.teacher, settings.edge_teacher)):
-        planner_chain(teacher)  # an unknown planner or grammar fails here, before any work
+    planner_chain(settings.teacher)  # an unknown planner or grammar fails here, before any work
     load_grammar(settings.grammar)
     instances = _training_instances(args, domain)
     vocabulary = Vocabulary(domain)
@@ -430,8 +430,8 @@ def _train_gnn(args: argparse.Namespace) -> int:
 
     from stratpol.cache import cache_root
     from stratpol.generation import domain_folder
-    from stratpol.neural.policies import pick_device, set_cpu_threads
     from stratpol.method_settings import GNNTraining
+    from stratpol.neural.policies import pick_device, set_cpu_threads
     from stratpol.neural.train import train_on_generated
     from stratpol.parameters import from_options
 
@@ -579,8 +579,10 @@ def _printed_rows(render: Callable[[list], str]) -> Callable[[object], None]:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import dataclasses
+
     from stratpol.evaluation.protocol import ScalingSettings
-    from stratpol.learning.settings import LearningSettings
+    from stratpol.learning.settings import PAPER_SETTINGS, LearningSettings
     from stratpol.method_settings import GNNTraining, WLTraining
     from stratpol.parameters import add_options
     from stratpol.planning.planners import PLANNERS
@@ -646,8 +648,13 @@ def build_parser() -> argparse.ArgumentParser:
     learn.add_argument("domain", help="domain name (see `stratpol domains`) or domain.pddl")
     learn.add_argument("--instances", nargs="+", metavar="PATH",
                        help="training problems: PDDL files, or folders of them (default: generated small instances)")
-    add_options(learn, LearningSettings(), aliases={"teacher": "--planner"},
-                unset="the domain's entry in learning_settings.toml")
+    levers = [f.name for f in dataclasses.fields(LearningSettings) if f.name not in PAPER_SETTINGS]
+    paper = learn.add_argument_group("the GENEX paper's settings", "an option left out keeps the domain's entry in "
+                                     "learning_settings.toml, else the paper's default")
+    add_options(paper, LearningSettings(), exclude=levers, aliases={"teacher": "--planner"}, unset=True)
+    beyond = learn.add_argument_group("beyond the paper", "each off by default, or as the domain's entry sets it; "
+                                      "experiments/README.md names the domain that needs each")
+    add_options(beyond, LearningSettings(), exclude=PAPER_SETTINGS, unset=True)
     learn.add_argument("--time-limit", type=_seconds, metavar="S",
                        help="seconds for the whole learning run; the pool gets what is left of them (default: none)")
     learn.add_argument("--pool-time-limit", type=int, metavar="S",
@@ -655,8 +662,8 @@ def build_parser() -> argparse.ArgumentParser:
     learn.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default: 0)")
     learn.add_argument("--out", metavar="FILE", help="save the policy (FILE, and FILE.dlplan in dlplan's format)")
     learn.add_argument("--checkpoint", metavar="FILE",
-                       help="keep WRAPPER's strategy, Q' and the plans Edge replanning changed in FILE after "
-                            "each outer iteration, and start from there where FILE holds this run's")
+                       help="keep WRAPPER's strategy and Q' in FILE after each outer iteration, and start "
+                            "from there where FILE holds this run's")
     learn.add_argument("--json", action="store_true", help="print the policy, certificate and statistics as JSON")
     learn.set_defaults(run=_learn)
 

@@ -102,8 +102,9 @@ def _train_rules(config: ExperimentConfig, domain: str, seed: int, folder: Path,
     from stratpol.cache import cache_root
     from stratpol.features import Vocabulary
     from stratpol.generation import domain_folder
+    from stratpol.learning.result import LearningFailure
     from stratpol.learning.training import default_training_texts
-    from stratpol.learning.wrapper import LearningFailure, learn_with_settings
+    from stratpol.learning.wrapper import learn_with_settings
     from stratpol.policy.text import write_policy
 
     saved = config.rules.saved_policy(domain)

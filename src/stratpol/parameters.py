@@ -95,19 +95,19 @@ def from_mapping(default: S, data: Mapping[str, Any], exclude: Iterable[str] = (
     return dataclasses.replace(default, **values)
 
 
-def add_options(parser: argparse.ArgumentParser, default: object, exclude: Iterable[str] = (),
-                aliases: Mapping[str, str] | None = None, unset: str | None = None) -> None:
+def add_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup, default: object,
+                exclude: Iterable[str] = (), aliases: Mapping[str, str] | None = None, unset: bool = False) -> None:
     """One option per field (`max_size` -> `--max-size`, plus an alias where `aliases` names one),
     with `default`'s values as the defaults; with `unset`, an option left out is None (overriding
-    nothing) and `unset` says in its help what holds then."""
+    nothing, as the parser's or group's description says) and its help names no default."""
     for field in dataclasses.fields(default):
         if field.name in exclude:
             continue
         kind, value = _kind(field), getattr(default, field.name)
         names = [f"--{field.name.replace('_', '-')}", *([aliases[field.name]] if aliases and field.name in aliases
                                                         else [])]
-        shown = {"default": None if unset else value,
-                 "help": f"{field.metadata['help']} (default: {unset or value})", "dest": field.name}
+        shown = {"default": None if unset else value, "dest": field.name,
+                 "help": field.metadata["help"] if unset else f"{field.metadata['help']} (default: {value})"}
         if kind is bool:
             parser.add_argument(*names, action=argparse.BooleanOptionalAction, **shown)
         elif field.metadata.get("choices"):

@@ -8,7 +8,6 @@ Every compatible successor is explored, not one chosen; a failure comes with a w
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
@@ -36,9 +35,6 @@ class Verification:
     witness: tuple[State, ...]
     states: int
     renamed: bool = False  # states counted up to renamings of interchangeable objects
-    # further states where the policy is not closed, each as its path from the initial state,
-    # gathered after a first one when asked (`open_states`)
-    more: tuple[tuple[State, ...], ...] = ()
 
     def to_json(self) -> dict:
         """The verdict as JSON values; the witness as its length in steps."""
@@ -59,7 +55,7 @@ CompatibleSuccessors = Callable[[State], Sequence[Successor]]
 
 def verify(instance: Instance, compatible: CompatibleSuccessors, max_states: int | None = None,
            dead_end_time_limit: float = 10.0, is_dead_end: Callable[[State], bool] | None = None,
-           canonical: Callable[[State], Hashable] | None = None, open_states: int = 1,
+           canonical: Callable[[State], Hashable] | None = None,
            progress: Callable[[str], None] = lambda message: None) -> Verification:
     """Depth-first over every compatible transition; stops at the first witness.
 
@@ -74,11 +70,6 @@ def verify(instance: Instance, compatible: CompatibleSuccessors, max_states: int
     one: renamings of a verified state are not explored again, and reaching a renaming of a state
     on the path is a cycle (repeating the renaming closes one). The witness is a real trajectory;
     the states counted are keys. `progress` hears how many states are explored as it goes.
-
-    With `open_states` > 1, where the first failure is a state that is not closed, the search
-    goes on past it (and past each later one) until that many such states are gathered, another
-    kind of failure or the state limit is met, or nothing is left: a learner repairs them together.
-    The verdict is the first failure's; the others are its `more` witnesses.
     """
     key = canonical if canonical is not None else (lambda state: state)
     start = instance.initial_state
@@ -86,7 +77,6 @@ def verify(instance: Instance, compatible: CompatibleSuccessors, max_states: int
     done: set[Hashable] = set()
     path: list[State] = [start]
     stack: list[tuple[Hashable, list[State]]] = []  # the key of each state on the path, its successors left
-    gathered: list[Verification] = []  # states not closed, with open_states > 1
 
     def expand(state: State, known: Hashable) -> Verification | None:
         if instance.is_goal(state):
@@ -111,14 +101,7 @@ def verify(instance: Instance, compatible: CompatibleSuccessors, max_states: int
     stage, steps = f"verifying {instance.name}, states", 0
     try:
         failure = expand(start, key(start))
-        while stack or failure is not None:
-            if failure is not None:  # gather it and go on, or stop
-                if failure.failure is not Failure.NOT_CLOSED or len(gathered) + 1 >= open_states:
-                    break
-                gathered.append(failure)
-                failure = None
-                done.add(key(path.pop()))
-                continue
+        while failure is None and stack:
             seen = len(done) + len(on_path)
             if max_states is not None and seen > max_states:
                 failure = _failed(Failure.LIMIT)
@@ -144,11 +127,6 @@ def verify(instance: Instance, compatible: CompatibleSuccessors, max_states: int
             failure = expand(target, known)
             if failure is None and known in done:  # a goal state: nothing below it
                 path.pop()
-        if gathered:  # the first not closed decides; a later failure of another kind is left for later
-            if failure is not None and failure.failure is Failure.NOT_CLOSED:
-                gathered.append(failure)
-            return dataclasses.replace(gathered[0], more=tuple(g.witness for g in gathered[1:]),
-                                       states=len(done) + len(on_path))
         if failure is not None:
             return failure
         return Verification(instance.source_name, True, None, (), len(done), canonical is not None)

@@ -6,12 +6,14 @@ import pytest
 
 from stratpol.errors import InputError
 from stratpol.features import Vocabulary, load_grammar
-from stratpol.features.pool import generate_pool, parse_feature
 from stratpol.features.kind import Kind
+from stratpol.features.pool import generate_pool, parse_feature
 from stratpol.features.table import FeatureTable
 from stratpol.generation import domain_folder
+from stratpol.learning.result import LearningFailure
+from stratpol.learning.settings import LearningSettings
 from stratpol.learning.teacher import Teacher
-from stratpol.learning.wrapper import LearningFailure, learn_policy
+from stratpol.learning.wrapper import learn_policy
 
 # the smallest file of the GENEX paper's tpp training set: buy one goods at one market, store it
 TPP_P01 = """(define (problem tpp-p01) (:domain tpp-propositional)
@@ -84,8 +86,9 @@ def test_tpp_p01_has_edge_without_projections_and_a_policy_with_them(tpp, tmp_pa
     # other, buying and loading change ternary atoms only
     with pytest.raises(LearningFailure,
                        match=r"4 Edge requirement.*in tpp-p01: \(drive truck1 depot1 market1\), step 1 of the plan"):
-        learn_policy([instance], vocabulary, load_grammar("default"), teacher, cache_dir=tmp_path / "pools")
-    result = learn_policy([instance], vocabulary, load_grammar("projections"), teacher, cache_dir=tmp_path / "pools")
+        learn_policy([instance], vocabulary, LearningSettings(), teacher, cache_dir=tmp_path / "pools")
+    result = learn_policy([instance], vocabulary, LearningSettings(grammar="projections"), teacher,
+                          cache_dir=tmp_path / "pools")
     assert all(v.solved for v in result.verifications)
     assert any("_0_2" in f.description or "_1_2" in f.description for f in result.policy.features)
 

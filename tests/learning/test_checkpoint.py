@@ -8,11 +8,13 @@ import json
 import pytest
 
 from stratpol.errors import InputError
-from stratpol.features import Vocabulary, load_grammar
+from stratpol.features import Vocabulary
 from stratpol.generation import domain_folder
-from stratpol.learning.checkpoint import KeptRepairs, WrapperCheckpoint, read_checkpoint, write_checkpoint
+from stratpol.learning.checkpoint import FORMAT, WrapperCheckpoint, read_checkpoint, write_checkpoint
+from stratpol.learning.result import LearningInterrupted
+from stratpol.learning.settings import LearningSettings
 from stratpol.learning.teacher import Teacher
-from stratpol.learning.wrapper import LearningInterrupted, learn_policy
+from stratpol.learning.wrapper import learn_policy
 from stratpol.policy.text import format_policy
 
 
@@ -23,15 +25,15 @@ def gripper():
     return instances, Vocabulary(folder.domain)
 
 
-def _learn(gripper, cache, **options):
-    instances, vocabulary = gripper
-    return learn_policy(instances, vocabulary, load_grammar("default"), Teacher("siw", cache_dir=cache / "plans"),
-                        cache_dir=cache / "pools", instance_order="shortest", strategy="grow", **options)
+def _learn(gripper, cache, instances=None, **options):
+    every, vocabulary = gripper
+    settings = LearningSettings(instance_order="shortest", strategy="grow")
+    return learn_policy(instances or every, vocabulary, settings, Teacher("siw", cache_dir=cache / "plans"),
+                        cache_dir=cache / "pools", **options)
 
 
-@pytest.mark.parametrize("keep_repairs", [False, True])
-def test_a_run_resumed_from_its_checkpoint_learns_what_the_whole_run_learns(gripper, tmp_path, keep_repairs):
-    whole = _learn(gripper, tmp_path, keep_repairs=keep_repairs)
+def test_a_run_resumed_from_its_checkpoint_learns_what_the_whole_run_learns(gripper, tmp_path):
+    whole = _learn(gripper, tmp_path)
     assert whole.statistics.outer_iterations >= 2  # else there is nothing to resume
     checkpoint = tmp_path / "run.checkpoint"
 
@@ -40,15 +42,13 @@ def test_a_run_resumed_from_its_checkpoint_learns_what_the_whole_run_learns(grip
             raise KeyboardInterrupt
 
     with pytest.raises(LearningInterrupted):
-        _learn(gripper, tmp_path, checkpoint=checkpoint, keep_repairs=keep_repairs,
-               progress=interrupt_after_the_first_checkpoint)
+        _learn(gripper, tmp_path, checkpoint=checkpoint, progress=interrupt_after_the_first_checkpoint)
     saved = json.loads(checkpoint.read_text())
     assert saved["outer_iterations"] == 1 and saved["strategy"] == "grow" and len(saved["subset"]) == 2
-    # gripper-1's first policy was repaired in outer 1: a run that keeps repairs keeps them in the file
-    assert bool(saved["repairs"]) == keep_repairs == saved["run"].get("keep_repairs", False)
+    assert saved["run"]["instances"] == ["gripper-1", "gripper-2", "gripper-3", "gripper-4"]
 
     messages = []
-    resumed = _learn(gripper, tmp_path, checkpoint=checkpoint, keep_repairs=keep_repairs, progress=messages.append)
+    resumed = _learn(gripper, tmp_path, checkpoint=checkpoint, progress=messages.append)
     assert any(m.startswith(f"resumed from {checkpoint}: outer 1 done") for m in messages)
     assert format_policy(resumed.policy) == format_policy(whole.policy)
     assert resumed.statistics.outer_iterations == whole.statistics.outer_iterations
@@ -56,27 +56,18 @@ def test_a_run_resumed_from_its_checkpoint_learns_what_the_whole_run_learns(grip
     assert [v.solved for v in resumed.verifications] == [v.solved for v in whole.verifications]
 
 
-def test_kept_repairs_carry_into_the_next_outer_iteration(gripper, tmp_path):
-    fresh, kept = (_learn(gripper, tmp_path, keep_repairs=keep) for keep in (False, True))
-    # the teacher's step that repaired gripper-1's first policy is a good transition of the last call too
-    assert kept.statistics.good == fresh.statistics.good + 1
-    assert all(v.solved for v in kept.verifications)
-
-
 def test_a_checkpoint_of_another_run_is_refused_naming_what_differs(gripper, tmp_path):
     checkpoint = tmp_path / "run.checkpoint"
     _learn(gripper, tmp_path, checkpoint=checkpoint)
     with pytest.raises(InputError, match=r"run\.checkpoint: checkpoint of another run \(seed differ\)"):
         _learn(gripper, tmp_path, checkpoint=checkpoint, seed=1)
-    instances, vocabulary = gripper
     with pytest.raises(InputError, match=r"instances differ"):
-        learn_policy(instances[:3], vocabulary, load_grammar("default"), Teacher("siw", cache_dir=tmp_path / "plans"),
-                     cache_dir=tmp_path / "pools", instance_order="shortest", strategy="grow", checkpoint=checkpoint)
+        _learn(gripper, tmp_path, gripper[0][:3], checkpoint=checkpoint)
 
 
 def test_a_file_that_is_not_a_checkpoint_is_refused_in_one_line(tmp_path):
     broken = tmp_path / "broken.checkpoint"
-    broken.write_text('{"format": "stratpol-wrapper-checkpoint-1", "run": {}}')
+    broken.write_text(json.dumps({"format": FORMAT, "run": {}}))
     with pytest.raises(InputError, match=r"broken\.checkpoint: not a WRAPPER checkpoint \(KeyError"):
         read_checkpoint(broken)
     broken.write_text("policy")
@@ -100,17 +91,11 @@ def test_a_wrong_checkpoint_is_refused_before_any_work_and_an_unwritable_one_in_
         _learn(gripper, tmp_path, checkpoint=blocked / "run.checkpoint")
 
 
-def test_kept_repairs_keep_the_policys_steps_into_repaired_states(tmp_path):
-    """Edge avoidance (`avoid_edges`) needs them after a resume: where the policy stepped into a repaired state."""
-    def state(*names: str) -> tuple:
-        return tuple(("at", (name,)) for name in names)
-
-    kept = KeptRepairs(0, ((state("a"), state("b")),), (), (state("a"),), ((state("c"), state("a")),))
-    saved = WrapperCheckpoint({"domain": "gripper"}, "grow", (0,), 1, 2, 0, (), (kept,))
+def test_a_checkpoint_reads_back_as_written_and_one_of_the_old_format_is_refused(tmp_path):
+    saved = WrapperCheckpoint({"domain": "gripper", "instances": ["p1.pddl", "p2.pddl"]}, "grow", (0, 1), 3, 7)
     path = tmp_path / "run.checkpoint"
     write_checkpoint(path, saved)
     assert read_checkpoint(path) == saved
-    data = json.loads(path.read_text())
-    del data["repairs"][0]["entered"]  # written before Edge avoidance: no steps known
-    path.write_text(json.dumps(data))
-    assert read_checkpoint(path).repairs[0].entered == ()
+    path.write_text(json.dumps({"format": "stratpol-wrapper-checkpoint-1", "run": {}}))  # written before session 34
+    with pytest.raises(InputError, match=r"format 'stratpol-wrapper-checkpoint-1', expected " + FORMAT):
+        read_checkpoint(path)

@@ -15,7 +15,7 @@ from stratpol.learning.hitting_set import LearningExamples, Requirement, build_p
 from stratpol.learning.projection import choice_certificate, projected_policy
 from stratpol.learning.simplification import simplify_policy
 from stratpol.policy import Change, Kind
-from stratpol.termination import check_certificate, lowest_stratification, stratification_certificate
+from stratpol.termination import check_certificate, stratification_certificate
 
 
 def _table(columns: dict[str, list[int]], complexity: dict[str, int] | None = None) -> FeatureTable:
@@ -100,45 +100,21 @@ def _hitting_policy(examples, problem, result):
     return policy
 
 
-def test_with_k_2_a_feature_monotone_only_given_two_chosen_ones_is_eligible():
-    # m goes up with g1 = g2 = 0 and with g1 = g2 = 1, down where they differ: not monotone, nor
-    # monotone given g1 or g2 alone (each context of one of them has m going both ways), but
-    # monotone given both. g1 and g2 only go up. Only m changes across the four transitions of m.
-    table = _table({"g1": [0, 0, 0, 0, 1, 1, 1, 1, 1],
-                    "g2": [0, 0, 1, 1, 1, 1, 0, 0, 1],
-                    "m": [0, 1, 1, 0, 0, 1, 1, 0, 0]})
-    good = [(0, 1), (1, 2), (2, 3), (3, 4), (4, 5), (6, 7), (7, 8)]
-    examples = LearningExamples.of(table, good=good)
-    assert isinstance(genex(examples, build_problem(examples)), GenexFailure)  # k = 1: Edge
-    result = genex(examples, build_problem(examples), k=2)
-    assert isinstance(result, GenexResult) and result.k == 2
-    assert _names(examples, result) == ["g1", "g2", "m"]
-    assert result.links == ((0, 2), (1, 2)) and result.ranks == {0: 0, 1: 0, 2: 1}
-    policy = projected_policy(examples, result.features, result.ranks)
-    assert not stratification_certificate(policy, k=1).stratified
-    certified = stratification_certificate(policy, k=2, settled_rules=False)
-    assert certified.stratified and certified.certificate.ranks["n2"].given == ("n0", "n1")
-    assert lowest_stratification(policy).k == 2
-
-
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-@given(problems(), st.integers(0, 3), st.sampled_from([1, 2]))
-def test_genex_is_sound(examples, seed, k):
+@given(problems(), st.integers(0, 3))
+def test_genex_is_sound(examples, seed):
     problem = build_problem(examples)
-    result = genex(examples, problem, seed=seed, k=k)
+    result = genex(examples, problem, seed=seed)
     exact = exact_hitting_set(examples, problem)
     if isinstance(result, GenexFailure):
         return
     policy = _hitting_policy(examples, problem, result)
     for g, f in result.links:
         assert result.ranks[f] > result.ranks[g]
-    # GENEX's chains make it k-stratified, as Def. 8 is written (the wrapper's bug guard)
-    assert result.k <= k
-    certified = stratification_certificate(policy, k=result.k, settled_rules=False)
+    # GENEX's chains make it 1-stratified, as Def. 8 is written (the wrapper's bug guard)
+    certified = stratification_certificate(policy, k=1, settled_rules=False)
     assert certified.stratified, certified.describe()
-    assert check_certificate(policy, certified.certificate, result.k) == []
-    if result.k == 2:
-        return  # the exact solver builds k = 1 chains
+    assert check_certificate(policy, certified.certificate, 1) == []
     # the exact solver finds a solution whenever GENEX does, and never a more expensive one
     assert isinstance(exact, GenexResult) and exact.cost <= result.cost
     assert problem.is_hit_by(exact.features)
@@ -157,11 +133,10 @@ def test_lexicographic_ranking_admits_a_feature_monotone_once_those_above_it_are
                    {"a": 1, "b": 1, "c": 1, "m": 5})
     examples = LearningExamples.of(table, good=[(0, 1), (1, 2), (2, 3), (3, 4), (4, 5), (5, 6)])
     problem = build_problem(examples)
-    for k in (1, 2):
-        assert isinstance(genex(examples, problem, k=k), GenexFailure)
+    assert isinstance(genex(examples, problem), GenexFailure)
     result = lexicographic_genex(examples, problem)
     assert isinstance(result, GenexResult) and _names(examples, result) == ["a", "b", "c", "m"]
-    assert result.ranks[3] == 3 and result.k == 1
+    assert result.ranks[3] == 3
     policy = projected_policy(examples, result.features, result.ranks)
     assert not stratification_certificate(policy, k=2, settled_rules=False).stratified
     certified = stratification_certificate(policy, k=1)

@@ -54,8 +54,8 @@ def test_published_settings_per_domain():
     ("[domains.x]\ncomplexity = 20\n", "unknown keys ['complexity']"),
     ("[default]\ndead_ends = 'yes'\n", "[default]: dead_ends: expected bool, got str 'yes'"),
     ("[defaults]\n", "unknown tables"),
-    ("[default]\ngrow_by = 4\n", "[default]: grow_by: more than one failing instance joins Q' with strategy grow only"),
-    ("[default]\nordered_repairs = -1\n", "[default]: ordered_repairs: must be at least 0, not -1"),
+    ("[default]\nverify_states = 0\n", "[default]: verify_states: must be at least 1, not 0"),
+    ("[default]\nk = 2\n", "[default]: unknown keys ['k']"),  # GENEX's chains for k = 2 went in session 34
 ])
 def test_bad_settings_files_are_one_clear_error(tmp_path, text, problem):
     path = tmp_path / "settings.toml"
@@ -254,7 +254,7 @@ def test_the_published_childsnack_pool_comes_from_its_ten_gluten_free_files(tmp_
 
 def test_a_table_2_domain_prints_the_papers_failure_under_our_row():
     from stratpol.bench import TABLE2, LearningRow, render_learning_benchmark
-    from stratpol.learning.wrapper import LearningStatistics
+    from stratpol.learning.result import LearningStatistics
 
     assert len(TABLE2) == 14 and sum(row.reason == "Timeout" for row in TABLE2.values()) == 3
     ours = LearningRow("zenotravel-1person", "learned", 377.4, LearningStatistics(instances=80, pool=26610), 7, 9)

@@ -283,13 +283,10 @@ def _rules(table: _Reader, base: Path) -> RulesConfig:
 
     default = RulesConfig()
     learning = table.parameters(GRID_LEARNING)
-    for key in ("teacher", "edge_teacher"):
-        value = getattr(learning, key)
-        try:
-            if value is not None:
-                planner_chain(value)  # "a+b" chains as `stratpol learn --planner` takes them
-        except InputError:
-            table.fail(key, f"unknown planner in {value!r} (known: {', '.join(PLANNERS)})")
+    try:
+        planner_chain(learning.teacher)  # "a+b" chains as `stratpol learn --planner` takes them
+    except InputError:
+        table.fail("teacher", f"unknown planner in {learning.teacher!r} (known: {', '.join(PLANNERS)})")
     policies = table.get("policies", str, None)
     if policies is not None:
         policies = str((base / policies).resolve())

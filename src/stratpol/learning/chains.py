@@ -79,25 +79,6 @@ def monotone_given(changes: np.ndarray, valuations: np.ndarray) -> MonotoneGiven
     return MonotoneGiven(np.ascontiguousarray(packed), row_of.reshape(-1).astype(np.int64))
 
 
-def monotone_given_pair(changes: np.ndarray, valuations: np.ndarray, pair: tuple[int, int],
-                        candidates: np.ndarray) -> np.ndarray:
-    """Per feature of `candidates`: monotone given the two features of `pair` (Def. 7 with |G| = 2):
-    over the transitions that leave both unchanged, in each of the four contexts of their truth
-    values at the source, the feature moves and only in one direction (an empty context asks
-    nothing), as `monotone_given` reads Def. 4 for one feature."""
-    first, second = pair
-    still = (changes[:, first] == 0) & (changes[:, second] == 0)
-    result = np.ones(len(candidates), dtype=bool)
-    for first_true in (False, True):
-        for second_true in (False, True):
-            rows = np.flatnonzero(still & (valuations[:, first] == first_true)
-                                  & (valuations[:, second] == second_true))
-            if len(rows):
-                moves = changes[np.ix_(rows, candidates)]
-                result &= (moves > 0).any(axis=0) ^ (moves < 0).any(axis=0)
-    return result
-
-
 _CHUNK = 8  # transitions per lookup table: 256 unions each (up and down tables: 2 x 256 x features / 8 bytes
 #            per 8 transitions, about 1 GB for 500 transitions over 260,000 features)
 _BATCH = 64  # contexts per block of rows: a block stays in the cache

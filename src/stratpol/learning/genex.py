@@ -3,9 +3,7 @@
 Each step adds the chain C_f of best score (requirements newly hit per unit of chain cost), so
 every chosen feature comes with the features that make it monotone; chosen chains cost 0 and
 the chains are updated from them. The order the chains impose stays acyclic: a new link always
-points into a feature not chosen yet.
-With k = 2 (not the paper's), a feature that no chain reaches but that is monotone given two
-chosen features is eligible too, at its own cost: the policy is then 2-stratified.
+points into a feature not chosen yet, and the policy is 1-stratified.
 `lexicographic_genex` (not the paper's either) ranks the features as the termination checker does.
 """
 
@@ -17,7 +15,7 @@ from dataclasses import dataclass, field
 import networkx as nx
 import numpy as np
 
-from stratpol.learning.chains import INFINITE, Chains, cheapest_chains, monotone, monotone_given, monotone_given_pair
+from stratpol.learning.chains import INFINITE, Chains, cheapest_chains, monotone, monotone_given
 from stratpol.learning.hitting_set import HittingSetProblem, LearningExamples, Requirement
 
 
@@ -38,24 +36,18 @@ class GenexFailure:
 
 @dataclass(frozen=True)
 class GenexResult:
-    """The chosen features (columns of the table), the chain links (g, f): f monotone given g
-    (or given g and another feature linked to f, where k = 2), each feature's rank (longest chain
-    of links above it), and the k of the stratification the links certify."""
+    """The chosen features (columns of the table), the links (g, f): f monotone given g, and each
+    feature's rank (longest chain of links above it, or its place in a lexicographic choice)."""
 
     features: tuple[int, ...]
     links: tuple[tuple[int, int], ...]
     ranks: dict[int, int] = field(default_factory=dict)
     cost: int = 0
     steps: int = 0
-    k: int = 1
 
 
-def genex(examples: LearningExamples, problem: HittingSetProblem, seed: int = 0,
-          k: int = 1) -> GenexResult | GenexFailure:
-    """Algorithm 1 on H(F, X+, X-); ties in score are broken by a random choice seeded with `seed`.
-    `k` = 2 also admits features monotone given a pair of chosen features."""
-    if k not in (1, 2):
-        raise ValueError(f"GENEX builds chains for k = 1 or 2, not {k}")
+def genex(examples: LearningExamples, problem: HittingSetProblem, seed: int = 0) -> GenexResult | GenexFailure:
+    """Algorithm 1 on H(F, X+, X-); ties in score are broken by a random choice seeded with `seed`."""
     table = examples.table
     changes = table.changes(examples.good)
     valuations = table.valuations[examples.good[:, 0]] if len(examples.good) else np.zeros((0, len(table)), bool)
@@ -70,8 +62,6 @@ def genex(examples: LearningExamples, problem: HittingSetProblem, seed: int = 0,
     order = nx.DiGraph()
     pending = problem.all_requirements()
     steps = 0
-    paired: dict[int, tuple[int, int]] = {}  # k = 2: feature -> the chosen pair it is monotone given
-    pairs_tried: set[tuple[int, int]] = set()
     while np.bitwise_count(pending).sum():
         steps += 1
         reachable = (chains.cost < INFINITE) & ~selected
@@ -84,20 +74,17 @@ def genex(examples: LearningExamples, problem: HittingSetProblem, seed: int = 0,
             return _failure(problem, pending)
         chain = chains.chain(choice)
         order.add_nodes_from(chain)
-        order.add_edges_from(_links(chains, choice, paired))
+        order.add_edges_from(zip(chain, chain[1:]))
         selected[chain] = True
         pending = pending & ~problem.hit_by(chain)
         chains = cheapest_chains(costs, is_monotone, given, frozen=chains, selected=selected)
-        if k == 2:
-            _add_pairs(chains, chain, selected, changes, valuations, costs, paired, pairs_tried)
     features = tuple(sorted(int(f) for f in np.flatnonzero(selected)))
     links = tuple(sorted((int(g), int(f)) for g, f in order.edges))
-    needs_pair = any(order.in_degree(f) > 1 for f in features)
     ranks = {f: 0 for f in features}
     for f in nx.topological_sort(order):
         for _, successor in order.out_edges(f):
             ranks[successor] = max(ranks[successor], ranks[f] + 1)
-    return GenexResult(features, links, ranks, int(sum(costs[list(features)])), steps, 2 if needs_pair else 1)
+    return GenexResult(features, links, ranks, int(sum(costs[list(features)])), steps)
 
 
 def _chain_scores(problem: HittingSetProblem, chains: Chains, pending: np.ndarray,
@@ -108,31 +95,6 @@ def _chain_scores(problem: HittingSetProblem, chains: Chains, pending: np.ndarra
     scores = newly / np.maximum(chains.cost, 1)
     scores[~candidates] = 0
     return scores
-
-
-def _links(chains: Chains, feature: int, paired: dict[int, tuple[int, int]]) -> list[tuple[int, int]]:
-    """The links (g, f) the chain C_feature adds to the order: its consecutive members, and a
-    head reached through a pair of chosen features linked from both."""
-    chain = chains.chain(feature)
-    head = chain[0]
-    from_pair = [(g, head) for g in paired.get(head, ()) if chains.cost[head] > 0]
-    return from_pair + list(zip(chain, chain[1:]))
-
-
-def _add_pairs(chains: Chains, chosen: list[int], selected: np.ndarray, changes: np.ndarray, valuations: np.ndarray,
-               costs: np.ndarray, paired: dict[int, tuple[int, int]], tried: set[tuple[int, int]]) -> None:
-    """k = 2: make the features no chain reaches but that are monotone given a pair of chosen
-    features (one of them just chosen) chain heads at their own cost, and remember the pair."""
-    candidates = np.flatnonzero((chains.cost == INFINITE) & ~selected)
-    new_pairs = {(min(g, other), max(g, other)) for g in chosen for other in np.flatnonzero(selected).tolist()
-                 if g != other} - tried
-    tried |= new_pairs
-    for pair in sorted(new_pairs) if len(candidates) else ():
-        for f in candidates[monotone_given_pair(changes, valuations, pair, candidates)].tolist():
-            paired.setdefault(f, pair)
-    for f in paired:
-        if not selected[f] and costs[f] < chains.cost[f]:
-            chains.cost[f], chains.predecessor[f] = costs[f], -1
 
 
 def _best(scores: np.ndarray, rng: random.Random) -> int | None:
@@ -196,4 +158,4 @@ def lexicographic_genex(examples: LearningExamples, problem: HittingSetProblem, 
         pending = pending & ~problem.hit_by([choice])
         unsettled &= changes[:, choice] == 0
     ranks = {f: rank for rank, f in enumerate(chosen)}
-    return GenexResult(tuple(sorted(chosen)), tuple(sorted(links)), ranks, int(costs[chosen].sum()), len(chosen), 1)
+    return GenexResult(tuple(sorted(chosen)), tuple(sorted(links)), ranks, int(costs[chosen].sum()), len(chosen))

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from stratpol.errors import InputError
-from stratpol.parameters import ParameterError, at_least, from_mapping, parameter, validate, within
+from stratpol.parameters import ParameterError, at_least, from_mapping, parameter, validate
 
 STRATEGIES = ("S1", "S2", "grow")
 INSTANCE_ORDERS = ("longest", "shortest")
@@ -23,106 +23,47 @@ VERIFY_STATES = 200_000  # policy-reachable states of one training instance that
 @dataclass(frozen=True)
 class LearningSettings:
     """How WRAPPER learns one domain: the fields of `learning_settings.toml`'s entries, of a grid's
-    `[rules]` table, and the options of `stratpol learn` that override a domain's entry."""
+    `[rules]` table, and the options of `stratpol learn` that override a domain's entry. The
+    paper's settings come first (`PAPER_SETTINGS`); each later one is off by default and named in
+    experiments/README.md with the domain that needs it."""
 
     grammar: str = parameter("default", "feature grammar: a name in feature_grammars/ or a path", None, "NAME")
     teacher: str = parameter("lapkt-siw+bfws", "planner for example plans and repairs; a+b asks b where a finds "
                              "no plan", None, "P")
     strategy: str = parameter("S1", "S1, then S2 when S1 fails (the paper), S2 from the start, or grow: each "
-                              "failing instance joins Q' for good", choices=STRATEGIES)
-    grow_by: int = parameter(1, "with strategy grow: how many failing instances each outer iteration adds to Q', "
-                             "the first ones WRAPPER's test on Q finds in order (1: one at a time)", at_least(1), "N")
-    keep_repairs: bool = parameter(False, "keep the transitions repairs add (a teacher's step where a policy is not "
-                                   "closed, a step into a dead end) from one outer iteration to the next; off: each "
-                                   "outer iteration starts again from the example plans, as in the paper")
+                              "failing instance joins Q' for good (with --instance-order shortest, where S2 keeps "
+                              "dropping the small instances)", choices=STRATEGIES)
     dead_ends: bool = parameter(False, "find the first dead end a policy walks into in verification, so that a "
-                                "repair marks the transition into it as bad")
-    pool_states: int | None = parameter(None, "generate the feature pool on the plans of every k-th instance (by "
-                                        "plan length), about this many states; none: on every plan state, as in "
-                                        "the paper", at_least(1), "N")
-    pool_reachable: int | None = parameter(None, "also generate the pool on up to this many states the training "
-                                           "instances reach breadth-first from their initial states, one per "
-                                           "class of renamed states (for small finite training sets); none: "
-                                           "plan states only, as in the paper", at_least(1), "N")
-    refresh_pool: bool = parameter(False, "where GENEX fails, generate the pool again on its states and the "
-                                   "states the failing call read (the plans, repairs and detours of Q'), and "
-                                   "run GENEX again when that gives more features")
-    edge_teacher: str | None = parameter(None, "planner asked for another plan from a state whose teacher "
-                                         "transition no pool feature can order (an Edge requirement); none: "
-                                         "learning fails there, as in the paper", None, "P")
-    edge_alternatives: int = parameter(0, "where the Edge teacher takes the same step, try up to this many other "
-                                       "first steps from the state, each followed by the Edge teacher's plan, "
-                                       "and keep the shortest", at_least(0), "K")
-    avoid_edges: bool = parameter(False, "where an Edge requirement is a repair's transition (the teacher's step "
-                                  "from a state the policy walked into), make the policy's step into that state a "
-                                  "bad transition instead, so that the policy keeps out of it")
-    repairs: int = parameter(1, "how many states where a policy is not closed one verification of a training "
-                             "instance gathers before GENEX runs again, each repaired with the teacher's step "
-                             "(1: the first, as in the paper)", at_least(1), "N")
-    ordered_repairs: int | None = parameter(None, "repair a state where a policy is not closed with the step that "
-                                            "the last policy's features order best (none moving against its "
-                                            "direction on the good transitions, one moving along it) among the "
-                                            "teacher's step and those whose teacher plan is at most SLACK steps "
-                                            "longer than the teacher's plan from the state (and Edge replanning "
-                                            "tries first the detours whose first step a feature orders); none: "
-                                            "the teacher's step, as in the paper", at_least(0), "SLACK")
-    k: int = parameter(1, "the k of the k-stratification GENEX certifies: 1 (the paper) or 2 (a feature may also "
-                       "be monotone given two chosen features)", within(1, 2, True, True), "K")
-    ranking: str = parameter("chains", "which features GENEX may choose: those a chain of features makes monotone "
-                             "(the paper), or lexicographic: one after another, each monotone over the good "
-                             "transitions no feature chosen before it changes (or given one of those), as "
-                             "the termination checker ranks them", choices=RANKINGS)
+                                "repair marks the transition into it as bad (domains with dead ends)")
     verify_states: int = parameter(VERIFY_STATES, "the most policy-reachable states verification explores on one "
                                    "training instance; past it learning stops", at_least(1), "N")
-    verify_jobs: int = parameter(1, "training instances verified at once, in forked processes, when WRAPPER "
-                                 "tests a policy on all of them (the first failure in order decides, as with "
-                                 "one)", at_least(1), "J")
-    probe_states: int | None = parameter(None, "when WRAPPER tests a policy on all training instances, first "
-                                         "verify each up to this many states; a failure found so decides, so "
-                                         "that no instance is verified in full before a later one fails within a "
-                                         "few steps; none: in order only, as in the paper", at_least(1), "N")
-    symmetry: bool = parameter(False, "verify one state per renaming of interchangeable objects (objects, or "
-                               "blocks of them, that swap without changing the static atoms or the goal): "
-                               "same verdicts, fewer states")
-    distinct_instances: bool = parameter(False, "learn and verify on one training instance per class of instances "
-                                         "that are renamings of each other (the same objects, initial state and "
-                                         "goal up to the objects' names): the copies get their class's verdicts")
-    instance_order: str = parameter("longest", "the order of the training instances for S1, S2 and verification: "
-                                    "longest teacher plan first (the paper) or shortest first",
+    ranking: str = parameter("chains", "chains: features a chain makes monotone (the paper); lexicographic: each "
+                             "feature monotone over the good transitions no earlier one changes, as the checker "
+                             "ranks (where a feature is monotone only once those above it are settled)",
+                             choices=RANKINGS)
+    instance_order: str = parameter("longest", "longest teacher plan first (the paper), or shortest first, so that "
+                                    "the first policies are learned where there is little to memorise",
                                     choices=INSTANCE_ORDERS)
+    symmetry: bool = parameter(False, "verify one state per renaming of interchangeable objects: same verdicts, "
+                               "fewer states (instances with many interchangeable objects)")
+    distinct_instances: bool = parameter(False, "learn and verify on one training instance per class of renamings "
+                                         "of each other; the copies get their class's verdicts (training sets "
+                                         "with many copies)")
 
     def __post_init__(self) -> None:
         validate(self)
-        if self.grow_by > 1 and self.strategy != "grow":
-            raise ParameterError("grow_by", f"more than one failing instance joins Q' with strategy grow only, "
-                                 f"not {self.strategy}")
-        if self.ranking == "lexicographic" and self.k != 1:
-            raise ParameterError("k", "a lexicographic ranking gives each feature its own rank, certified "
-                                      "1-stratified; k belongs to GENEX's chains")
 
     def describe(self) -> str:
-        extras = f", up to {self.grow_by} failing instances added to Q' at a time" if self.grow_by > 1 else ""
-        extras += ", repairs kept across outer iterations" if self.keep_repairs else ""
-        extras += f", Edge replanning with {self.edge_teacher}" if self.edge_teacher else ""
-        extras += f" or up to {self.edge_alternatives} other first steps" if self.edge_teacher and \
-            self.edge_alternatives else ""
-        extras += ", Edge states avoided" if self.avoid_edges else ""
-        extras += f", up to {self.repairs} repairs per instance and verification" if self.repairs > 1 else ""
-        extras += f", repairs ordered by the policy's features (slack {self.ordered_repairs})" \
-            if self.ordered_repairs is not None else ""
-        extras += f", pool on about {self.pool_states:,} plan states" if self.pool_states else ""
-        extras += f", pool also on up to {self.pool_reachable:,} reachable states" if self.pool_reachable else ""
-        extras += ", pool generated again where GENEX fails" if self.refresh_pool else ""
-        extras += ", shortest plans first" if self.instance_order == "shortest" else ""
-        extras += f", GENEX chains for k = {self.k}" if self.k != 1 else ""
+        extras = ", shortest plans first" if self.instance_order == "shortest" else ""
         extras += ", features ranked lexicographically" if self.ranking == "lexicographic" else ""
         extras += f", verification up to {self.verify_states:,} states" if self.verify_states != VERIFY_STATES else ""
-        extras += f", probes of {self.probe_states:,} states on Q" if self.probe_states else ""
         extras += ", verification over renamings" if self.symmetry else ""
         extras += ", one instance per class of renamed instances" if self.distinct_instances else ""
-        extras += f", {self.verify_jobs} verifications at once" if self.verify_jobs > 1 else ""
         return (f"grammar {self.grammar}, teacher {self.teacher}, strategy {self.strategy}, "
                 f"dead-end tests {'on' if self.dead_ends else 'off'}{extras}")
+
+
+PAPER_SETTINGS = ("grammar", "teacher", "strategy", "dead_ends", "verify_states")
 
 
 def settings_path() -> Path:

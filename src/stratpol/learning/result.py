@@ -1,0 +1,92 @@
+"""What a WRAPPER run gives back: the learned policy with its statistics, or why it stopped."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from dataclasses import dataclass, field
+
+from stratpol.features import PoolGeneration
+from stratpol.policy import Policy
+from stratpol.policy.text import format_policy, format_rule
+from stratpol.termination import lowest_stratification
+from stratpol.verification import Verification
+
+
+class LearningFailure(Exception):
+    """The learner could not produce a policy; the message says why (as Table 2 of the paper).
+    `statistics` holds what the learner had counted when it stopped, `last_policy` the last policy
+    GENEX found (certified, not verified on all training instances), for a look at where it went."""
+
+    statistics: LearningStatistics | None = None
+    last_policy: Policy | None = None
+
+
+class LearningTimeout(LearningFailure):
+    """The time limit ran out (switching strategies does not help then)."""
+
+
+class LearningInterrupted(KeyboardInterrupt):
+    """Ctrl-C (or SIGTERM) stopped the learner; `last_policy` is the last policy GENEX found, as
+    in LearningFailure, so that hours of WRAPPER are not lost with the interrupt."""
+
+    last_policy: Policy | None = None
+
+
+@dataclass
+class LearningStatistics:
+    """The columns of the GENEX paper's Table 1; |X+|, |X-|, |H|, |Q'| and Inner* are those of the
+    last outer iteration."""
+
+    instances: int = 0  # |Q|: training instances with a usable example plan
+    dropped: int = 0  # training instances without a teacher plan
+    states: int = 0  # |S|: states seen (plan states and states added by repairs)
+    pool: int = 0
+    pool_generation: PoolGeneration = field(default_factory=PoolGeneration)
+    strategy: str = "S1"
+    good: int = 0
+    bad: int = 0
+    requirements: int = 0
+    outer_iterations: int = 0
+    inner_iterations: int = 0
+    last_subset: int = 0  # |Q'|
+    last_inner: int = 0  # Inner*
+    teacher_calls: int = 0
+    renamed: int = 0  # instances left out as renamings of others (their verdicts are those of the others)
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    def add_time(self, phase: str, started: float) -> None:
+        self.seconds[phase] = self.seconds.get(phase, 0.0) + time.perf_counter() - started
+
+    @property
+    def total_seconds(self) -> float:
+        return sum(self.seconds.values())
+
+    def describe(self) -> str:
+        """Two comment lines: the counts of Table 1, then the seconds per phase."""
+        left_out = f" ({self.dropped} without a teacher plan dropped)" if self.dropped else ""
+        left_out += f" ({self.renamed} renamings of these left out)" if self.renamed else ""
+        phases = ", ".join(f"{phase} {seconds:.2f} s" for phase, seconds in self.seconds.items())
+        return (f"# {self.instances} instances{left_out}, {self.states:,} states, pool {self.pool:,} features "
+                f"({self.pool_generation.describe()}), strategy {self.strategy}, {self.outer_iterations} outer / "
+                f"{self.inner_iterations} inner iterations; last: |Q'| = {self.last_subset}, inner* = "
+                f"{self.last_inner}, |X+| = {self.good}, |X-| = {self.bad}, |H| = {self.requirements}; "
+                f"{self.teacher_calls} teacher calls\n# time: {phases}, total {self.total_seconds:.2f} s")
+
+
+@dataclass(frozen=True)
+class WrapperResult:
+    policy: Policy
+    statistics: LearningStatistics
+    verifications: tuple[Verification, ...]
+    order: tuple[str, ...]  # training instances in WRAPPER's order (by teacher plan length)
+
+    def to_json(self) -> dict:
+        """The policy (readable text, features, rules), its termination certificate, the statistics."""
+        return {"domain": self.policy.domain, "policy": format_policy(self.policy),
+                "features": [{"name": f.name, "kind": f.kind.value, "description": f.description}
+                             for f in self.policy.features],
+                "rules": [format_rule(self.policy, rule) for rule in self.policy.rules],
+                "termination": lowest_stratification(self.policy).describe(),
+                "statistics": dataclasses.asdict(self.statistics),
+                "verifications": [v.to_json() for v in self.verifications], "order": list(self.order)}

@@ -1,0 +1,61 @@
+"""WRAPPER's verification on training instances: of Q' in the inner loop, and the test on Q after
+each outer iteration."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field
+
+from stratpol.features.policy_evaluator import PolicyEvaluator
+from stratpol.planning import Instance, State
+from stratpol.planning.dead_ends import is_dead_end
+from stratpol.planning.symmetry import canonical_key
+from stratpol.progress import finish_status, report_status
+from stratpol.verification import Verification, verify
+
+
+@dataclass
+class TrainingVerifier:
+    """How WRAPPER verifies a policy on one training instance: up to `max_states` policy-reachable
+    states; with `dead_ends`, the first proven dead end on a witness ends it (memoised per
+    state); with `symmetry`, one state per renaming of interchangeable objects."""
+
+    max_states: int
+    dead_ends: bool = False
+    symmetry: bool = False
+    dead_end_time_limit: float = 10.0
+    _dead: dict[State, bool] = field(default_factory=dict, repr=False)
+    _keys: dict[Instance, Callable[[State], Hashable] | None] = field(default_factory=dict, repr=False)
+
+    def verify(self, instance: Instance, evaluator: PolicyEvaluator,
+               progress: Callable[[str], None] = lambda message: None) -> Verification:
+        """The verdict of the policy of `evaluator` on `instance`."""
+        test = self._is_dead_end(instance) if self.dead_ends else None
+        if self.symmetry and instance not in self._keys:
+            self._keys[instance] = canonical_key(instance)
+        return verify(instance, evaluator.on(instance).compatible_successors,
+                      max_states=self.max_states,
+                      is_dead_end=test, canonical=self._keys.get(instance), progress=progress)
+
+    def _is_dead_end(self, instance: Instance) -> Callable[[State], bool]:
+        def test(state: State) -> bool:
+            if state not in self._dead:
+                self._dead[state] = is_dead_end(instance, state, time_limit=self.dead_end_time_limit)
+            return self._dead[state]
+        return test
+
+
+def verify_on_q(verifier: TrainingVerifier, instances: Sequence[Instance], evaluator: PolicyEvaluator,
+                progress: Callable[[str], None] = lambda message: None) -> tuple[list[Verification], int | None]:
+    """WRAPPER's test on Q: the instances verified in order up to the first that fails, and its
+    number (None where all pass)."""
+    verifications: list[Verification] = []
+    try:
+        for number, instance in enumerate(instances):
+            report_status(progress, "verification on Q", number, len(instances), instance.source_name)
+            verifications.append(verifier.verify(instance, evaluator, progress=progress))
+            if not verifications[-1].solved:
+                return verifications, number
+        return verifications, None
+    finally:
+        finish_status(progress, "verification on Q")
