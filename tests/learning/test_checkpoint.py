@@ -10,7 +10,7 @@ import pytest
 from stratpol.errors import InputError
 from stratpol.features import Vocabulary
 from stratpol.generation import domain_folder
-from stratpol.learning.checkpoint import FORMAT, WrapperCheckpoint, read_checkpoint, write_checkpoint
+from stratpol.learning.checkpoint import FORMAT, KeptRepairs, WrapperCheckpoint, read_checkpoint, write_checkpoint
 from stratpol.learning.result import LearningInterrupted
 from stratpol.learning.settings import LearningSettings
 from stratpol.learning.teacher import Teacher
@@ -25,15 +25,16 @@ def gripper():
     return instances, Vocabulary(folder.domain)
 
 
-def _learn(gripper, cache, instances=None, **options):
+def _learn(gripper, cache, instances=None, keep_repairs=False, **options):
     every, vocabulary = gripper
-    settings = LearningSettings(instance_order="shortest", strategy="grow")
+    settings = LearningSettings(instance_order="shortest", strategy="grow", keep_repairs=keep_repairs)
     return learn_policy(instances or every, vocabulary, settings, Teacher("siw", cache_dir=cache / "plans"),
                         cache_dir=cache / "pools", **options)
 
 
-def test_a_run_resumed_from_its_checkpoint_learns_what_the_whole_run_learns(gripper, tmp_path):
-    whole = _learn(gripper, tmp_path)
+@pytest.mark.parametrize("keep_repairs", [False, True])
+def test_a_run_resumed_from_its_checkpoint_learns_what_the_whole_run_learns(gripper, tmp_path, keep_repairs):
+    whole = _learn(gripper, tmp_path, keep_repairs=keep_repairs)
     assert whole.statistics.outer_iterations >= 2  # else there is nothing to resume
     checkpoint = tmp_path / "run.checkpoint"
 
@@ -42,13 +43,16 @@ def test_a_run_resumed_from_its_checkpoint_learns_what_the_whole_run_learns(grip
             raise KeyboardInterrupt
 
     with pytest.raises(LearningInterrupted):
-        _learn(gripper, tmp_path, checkpoint=checkpoint, progress=interrupt_after_the_first_checkpoint)
+        _learn(gripper, tmp_path, checkpoint=checkpoint, keep_repairs=keep_repairs,
+               progress=interrupt_after_the_first_checkpoint)
     saved = json.loads(checkpoint.read_text())
     assert saved["outer_iterations"] == 1 and saved["strategy"] == "grow" and len(saved["subset"]) == 2
     assert saved["run"]["instances"] == ["gripper-1", "gripper-2", "gripper-3", "gripper-4"]
+    # gripper-1's first policy was repaired in outer 1: a run that keeps repairs keeps them in the file
+    assert bool(saved["repairs"]) == keep_repairs == saved["run"]["keep_repairs"]
 
     messages = []
-    resumed = _learn(gripper, tmp_path, checkpoint=checkpoint, progress=messages.append)
+    resumed = _learn(gripper, tmp_path, checkpoint=checkpoint, keep_repairs=keep_repairs, progress=messages.append)
     assert any(m.startswith(f"resumed from {checkpoint}: outer 1 done") for m in messages)
     assert format_policy(resumed.policy) == format_policy(whole.policy)
     assert resumed.statistics.outer_iterations == whole.statistics.outer_iterations
@@ -92,7 +96,12 @@ def test_a_wrong_checkpoint_is_refused_before_any_work_and_an_unwritable_one_in_
 
 
 def test_a_checkpoint_reads_back_as_written_and_one_of_the_old_format_is_refused(tmp_path):
-    saved = WrapperCheckpoint({"domain": "gripper", "instances": ["p1.pddl", "p2.pddl"]}, "grow", (0, 1), 3, 7)
+    def state(*names: str) -> tuple:
+        return tuple(("at", (name,)) for name in names)
+
+    kept = KeptRepairs(1, ((state("a"), state("b")),), ((state("b"), state("c")),), (state("a"), state("b")))
+    saved = WrapperCheckpoint({"domain": "gripper", "instances": ["p1.pddl", "p2.pddl"]}, "grow", (0, 1), 3, 7,
+                              (kept,))
     path = tmp_path / "run.checkpoint"
     write_checkpoint(path, saved)
     assert read_checkpoint(path) == saved

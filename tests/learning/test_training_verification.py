@@ -1,5 +1,5 @@
-"""WRAPPER's verification of training instances: the test on Q up to the first failing instance,
-dead-end tests and verification over renamings."""
+"""WRAPPER's verification of training instances: the test on Q up to the failing instances asked
+for, dead-end tests and verification over renamings."""
 
 from __future__ import annotations
 
@@ -30,13 +30,16 @@ STUCK = GRIPPER.domain.instance_from_text(
     " (:init (at-robby rooma) (free left) (free right)) (:goal (at-robby roomb)))")
 
 
-def test_the_test_on_q_stops_at_the_first_failing_instance():
+def test_the_test_on_q_finds_the_failing_instances_in_order_up_to_the_number_asked_for():
+    given = [*instances(1), STUCK, STUCK, *instances(2)]
     verifier = TrainingVerifier(10_000)
-    verifications, failing = verify_on_q(verifier, [*instances(1), STUCK, *instances(2)], evaluator(SOLVES))
-    assert failing == 1 and len(verifications) == 2 and verifications[0].solved
+    verifications, failing = verify_on_q(verifier, given, evaluator(SOLVES))
+    assert failing == [1] and len(verifications) == 2 and verifications[0].solved
     assert verifications[1].failure is Failure.NOT_CLOSED
-    verifications, failing = verify_on_q(verifier, instances(1, 2, 3), evaluator(SOLVES))
-    assert failing is None and len(verifications) == 3 and all(v.solved for v in verifications)
+    verifications, failing = verify_on_q(verifier, given, evaluator(SOLVES), failures=2)
+    assert failing == [1, 2] and len(verifications) == 3
+    verifications, failing = verify_on_q(verifier, instances(1, 2, 3), evaluator(SOLVES), failures=2)
+    assert failing == [] and len(verifications) == 3 and all(v.solved for v in verifications)
 
 
 def test_past_its_state_limit_an_instance_fails_with_the_limit():

@@ -78,28 +78,41 @@ def test_shortest_plans_first_learns_on_the_same_pool_a_policy_verified_on_all_i
 
 
 def test_the_subset_strategies():
-    # S1: one instance, the failing one if beyond, else the next; S2: add it if before the
-    # furthest, else restart from it; grow: add it, nothing new where it is in Q' already
-    assert next_subset("S1", [2], 5, 10) == [5] and next_subset("S1", [2], 1, 10) == [3]
-    assert next_subset("S1", [9], 3, 10) is None
-    assert next_subset("S2", [2, 6], 4, 10) == [2, 4, 6] and next_subset("S2", [2, 6], 8, 10) == [8]
-    assert next_subset("grow", [2, 6], 8, 10) == [2, 6, 8] and next_subset("grow", [2, 6], 6, 10) is None
-    assert next_subset("grow", [2, 6], 3, 10) == [2, 3, 6]
+    # S1: one instance, the first failing one if beyond, else the next; S2: add it if before the
+    # furthest, else restart from it; grow: add every failing one, nothing new where all are in Q'
+    assert next_subset("S1", [2], [5], 10) == [5] and next_subset("S1", [2], [1], 10) == [3]
+    assert next_subset("S1", [9], [3], 10) is None
+    assert next_subset("S2", [2, 6], [4], 10) == [2, 4, 6] and next_subset("S2", [2, 6], [8], 10) == [8]
+    assert next_subset("grow", [2, 6], [8], 10) == [2, 6, 8] and next_subset("grow", [2, 6], [6], 10) is None
+    assert next_subset("grow", [2, 6], [3, 6, 8], 10) == [2, 3, 6, 8]
 
 
-def test_grow_keeps_every_failing_instance_in_q_where_s2_restarts(learned, tmp_path):
+def test_growing_by_several_failing_instances_adds_them_in_one_outer_iteration(learned, tmp_path):
     _, vocabulary, _ = learned
-    lines = {}
-    for strategy in ("S2", "grow"):
-        lines[strategy] = []
-        result = learn_policy(gripper(1, 2, 3, 4), vocabulary, LearningSettings(strategy=strategy,
-                                                                               instance_order="shortest"),
-                              Teacher("siw", cache_dir=tmp_path / "plans"), cache_dir=tmp_path / "pools",
-                              progress=lines[strategy].append)
-        assert all(v.solved for v in result.verifications)
-    fails = {strategy: [line.split()[4].rstrip(":") for line in found if " policy fails on " in line]
-             for strategy, found in lines.items()}
-    assert fails["grow"] and fails["grow"] == sorted(set(fails["grow"]))  # each instance joins Q' once
+    instances = gripper(1, 2, 3, 4, 5)
+    teacher = Teacher("siw", cache_dir=tmp_path / "plans")
+    failures = {}
+    for grow_by in (1, 3):
+        messages = []
+        result = learn_policy(instances, vocabulary, LearningSettings(instance_order="shortest", strategy="grow",
+                                                                      grow_by=grow_by),
+                              teacher, cache_dir=tmp_path / "pools", progress=messages.append)
+        assert len(result.verifications) == 5 and all(v.solved for v in result.verifications)
+        failures[grow_by] = [m.split(":")[1].split()[-1] for m in messages if m.startswith("outer 1: policy fails")]
+        assert result.statistics.last_subset == 1 + len(failures[grow_by])  # Q' after outer 1: gripper-1 and those
+    # the policy learned on gripper-1 fails on every larger instance: the first 1 and 3 of them join Q'
+    assert failures == {1: ["gripper-2"], 3: ["gripper-2", "gripper-3", "gripper-4"]}
+    with pytest.raises(ValueError, match="grow_by"):
+        LearningSettings(strategy="S2", grow_by=2)
+
+
+def test_kept_repairs_carry_into_the_next_outer_iteration(learned, tmp_path):
+    _, vocabulary, _ = learned
+    fresh, kept = (learn(gripper(1, 2, 3, 4), vocabulary, tmp_path, instance_order="shortest", strategy="grow",
+                         keep_repairs=keep) for keep in (False, True))
+    # the teacher's step that repaired gripper-1's first policy is a good transition of the last call too
+    assert kept.statistics.good == fresh.statistics.good + 1
+    assert all(v.solved for v in kept.verifications)
 
 
 def test_verification_past_its_state_limit_stops_learning_with_one_line_naming_the_limit(tmp_path):

@@ -25,7 +25,7 @@ class Example:
     """One training instance: its plan, good and bad transitions, relevant states (as rows).
 
     Each outer iteration starts again from the plan (`restart`), as the published learner does,
-    so repairs made for one Q' do not carry over to the next.
+    so repairs made for one Q' do not carry over to the next, unless the run keeps them.
     """
 
     instance: Instance
@@ -36,7 +36,14 @@ class Example:
     relevant: list[int] = field(default_factory=list)
 
     def restart(self) -> None:
-        self.good, self.bad, self.relevant = list(zip(self.plan, self.plan[1:])), [], self.plan[:-1]
+        self.good, self.bad, self.relevant = self._from_plan()
+
+    def repaired(self) -> bool:
+        """Whether repairs changed the example since it started again from its plan."""
+        return (self.good, self.bad, self.relevant) != self._from_plan()
+
+    def _from_plan(self) -> tuple[list[tuple[int, int]], list[tuple[int, int]], list[int]]:
+        return list(zip(self.plan, self.plan[1:])), [], self.plan[:-1]
 
 
 def teacher_plans(instances: Sequence[Instance], teacher: Teacher, statistics: LearningStatistics,

@@ -41,6 +41,12 @@ class LearningSettings:
                              "feature monotone over the good transitions no earlier one changes, as the checker "
                              "ranks (where a feature is monotone only once those above it are settled)",
                              choices=RANKINGS)
+    grow_by: int = parameter(1, "with strategy grow: failing instances added to Q' per outer iteration, the first "
+                             "ones the test on Q finds (where each outer iteration repeats the repairs of the one "
+                             "before)", at_least(1), "N")
+    keep_repairs: bool = parameter(False, "keep the transitions repairs add from one outer iteration to the next "
+                                   "instead of starting each from the plans (where each outer iteration repeats "
+                                   "the repairs of the one before)")
     instance_order: str = parameter("longest", "longest teacher plan first (the paper), or shortest first, so that "
                                     "the first policies are learned where there is little to memorise",
                                     choices=INSTANCE_ORDERS)
@@ -52,9 +58,14 @@ class LearningSettings:
 
     def __post_init__(self) -> None:
         validate(self)
+        if self.grow_by > 1 and self.strategy != "grow":
+            raise ParameterError("grow_by", f"more than one failing instance joins Q' with strategy grow only, "
+                                 f"not {self.strategy}")
 
     def describe(self) -> str:
-        extras = ", shortest plans first" if self.instance_order == "shortest" else ""
+        extras = f", up to {self.grow_by} failing instances added to Q' at a time" if self.grow_by > 1 else ""
+        extras += ", repairs kept across outer iterations" if self.keep_repairs else ""
+        extras += ", shortest plans first" if self.instance_order == "shortest" else ""
         extras += ", features ranked lexicographically" if self.ranking == "lexicographic" else ""
         extras += f", verification up to {self.verify_states:,} states" if self.verify_states != VERIFY_STATES else ""
         extras += ", verification over renamings" if self.symmetry else ""

@@ -46,16 +46,20 @@ class TrainingVerifier:
 
 
 def verify_on_q(verifier: TrainingVerifier, instances: Sequence[Instance], evaluator: PolicyEvaluator,
-                progress: Callable[[str], None] = lambda message: None) -> tuple[list[Verification], int | None]:
-    """WRAPPER's test on Q: the instances verified in order up to the first that fails, and its
-    number (None where all pass)."""
+                failures: int = 1, progress: Callable[[str], None] = lambda message: None,
+                ) -> tuple[list[Verification], list[int]]:
+    """WRAPPER's test on Q: the instances verified in order up to the `failures`-th that fails, and
+    the numbers of those that fail (none where all pass)."""
     verifications: list[Verification] = []
+    failing: list[int] = []
     try:
         for number, instance in enumerate(instances):
             report_status(progress, "verification on Q", number, len(instances), instance.source_name)
             verifications.append(verifier.verify(instance, evaluator, progress=progress))
             if not verifications[-1].solved:
-                return verifications, number
-        return verifications, None
+                failing.append(number)
+                if len(failing) == failures:
+                    break
+        return verifications, failing
     finally:
         finish_status(progress, "verification on Q")

@@ -20,7 +20,14 @@ from pathlib import Path
 
 from stratpol.features import Grammar, Vocabulary, load_grammar
 from stratpol.features.policy_evaluator import PolicyEvaluator
-from stratpol.learning.checkpoint import WrapperCheckpoint, read_checkpoint, resume, run_identity, write_checkpoint
+from stratpol.learning.checkpoint import (
+    WrapperCheckpoint,
+    kept_repairs,
+    read_checkpoint,
+    resume,
+    run_identity,
+    write_checkpoint,
+)
 from stratpol.learning.examples import Example, subset_problem, teacher_plans
 from stratpol.learning.genex import GenexFailure, genex, lexicographic_genex
 from stratpol.learning.genex_policy import genex_policy
@@ -69,7 +76,7 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, settings
         examples, rows = _examples(instances, grammar, run, cache_dir)
         identity = run_identity(settings, vocabulary.domain.name, [e.instance.source_name for e in examples],
                                 grammar.name, len(rows.pool), teacher.planner_name, seed)
-        subset = [0] if saved is None else resume(saved, identity, checkpoint, statistics, progress)
+        subset = [0] if saved is None else resume(saved, identity, checkpoint, examples, rows, statistics, progress)
         return _outer_loop(examples, rows, subset, run, identity, checkpoint)
     except LearningFailure as failure:
         statistics.teacher_calls = teacher.calls
@@ -133,6 +140,7 @@ def _examples(instances: Sequence[Instance], grammar: Grammar, run: _Run,
     for number, i in enumerate(order):
         (instance, states), bridge = plans[i], bridges[i]
         examples.append(Example(instance, bridge, [rows.row(number, bridge, s) for s in states]))
+        examples[-1].restart()
     statistics.instances, statistics.pool = len(examples), len(pool)
     statistics.add_time("pool", started)
     progress(f"feature pool: {len(pool):,} features ({pool.generation.describe()})")
@@ -149,8 +157,9 @@ def _outer_loop(examples: list[Example], rows: FeatureRows, subset: list[int], r
     statistics, progress = run.statistics, run.progress
     while statistics.outer_iterations < len(examples) + len(examples) ** 2:
         statistics.outer_iterations += 1
-        for example in examples:
-            example.restart()
+        if not run.settings.keep_repairs:
+            for example in examples:
+                example.restart()
         try:
             policy = _inner_loop(examples, subset, rows, run)
         except LearningFailure as failure:
@@ -161,16 +170,17 @@ def _outer_loop(examples: list[Example], rows: FeatureRows, subset: list[int], r
             continue
         started = time.perf_counter()
         verifications, failing = verify_on_q(run.verifier, [e.instance for e in examples],
-                                             PolicyEvaluator(policy, run.vocabulary), progress)
+                                             PolicyEvaluator(policy, run.vocabulary), run.settings.grow_by, progress)
         statistics.add_time("verification", started)
-        if failing is None:
+        if not failing:
             statistics.states = len(rows.entries)
             statistics.teacher_calls = run.teacher.calls
             return WrapperResult(dataclasses.replace(policy, domain=run.vocabulary.domain.name), statistics,
                                  tuple(verifications), tuple(e.instance.name for e in examples))
-        check = verifications[failing]
-        progress(f"outer {statistics.outer_iterations}: policy fails on {examples[failing].instance.source_name}: "
-                 f"{check.failure.value} after {len(check.witness) - 1} steps")
+        for number in failing:
+            check = verifications[number]
+            progress(f"outer {statistics.outer_iterations}: policy fails on {examples[number].instance.source_name}: "
+                     f"{check.failure.value} after {len(check.witness) - 1} steps")
         subset = next_subset(statistics.strategy, subset, failing, len(examples))
         if subset is None:
             if statistics.strategy != "S1":
@@ -178,23 +188,25 @@ def _outer_loop(examples: list[Example], rows: FeatureRows, subset: list[int], r
             progress("strategy S1 exhausted; switching to S2")
             statistics.strategy, subset = "S2", [0]
         if checkpoint is not None:
+            kept = kept_repairs(examples, rows) if run.settings.keep_repairs else ()
             write_checkpoint(checkpoint, WrapperCheckpoint(identity, statistics.strategy, tuple(subset),
-                                                           statistics.outer_iterations, statistics.inner_iterations))
+                                                           statistics.outer_iterations, statistics.inner_iterations,
+                                                           kept))
     raise LearningFailure("no more training subsets: the policies found do not solve all training instances")
 
 
-def next_subset(strategy: str, subset: list[int], failing: int, count: int) -> list[int] | None:
-    """Q' after the test on Q found instance `failing` unsolved (of `count`, in WRAPPER's order).
-    S1: a single instance, the failing one if beyond the current, else the next one. S2: add the
-    failing instance if it comes before the furthest, else restart from it. grow: add it (None
-    where it is in Q' already: nothing to add)."""
-    furthest = max(subset)
+def next_subset(strategy: str, subset: list[int], failing: list[int], count: int) -> list[int] | None:
+    """Q' after the test on Q found the instances `failing` unsolved (of `count`, in WRAPPER's
+    order). S1: a single instance, the first failing one if beyond the current, else the next one.
+    S2: add the first failing instance if it comes before the furthest, else restart from it.
+    grow: add the failing instances (None where all are in Q' already: nothing to add)."""
+    furthest, first = max(subset), failing[0]
     if strategy == "S1":
-        following = failing if failing > furthest else furthest + 1
+        following = first if first > furthest else furthest + 1
         return [following] if following < count else None
     if strategy == "grow":
-        return None if failing in subset else sorted({*subset, failing})
-    return sorted({*subset, failing}) if failing < furthest else [failing]
+        return None if set(failing) <= set(subset) else sorted(set(subset) | set(failing))
+    return sorted(set(subset) | {first}) if first < furthest else [first]
 
 
 def _inner_loop(examples: list[Example], subset: list[int], rows: FeatureRows, run: _Run) -> Policy:
