@@ -649,7 +649,8 @@ def build_parser() -> argparse.ArgumentParser:
     learn.add_argument("--instances", nargs="+", metavar="PATH",
                        help="training problems: PDDL files, or folders of them (default: generated small instances)")
     levers = [f.name for f in dataclasses.fields(LearningSettings) if f.name not in PAPER_SETTINGS]
-    paper = learn.add_argument_group("the GENEX paper's settings", "an option left out keeps the domain's entry in "
+    paper = learn.add_argument_group("the GENEX paper's settings, and verification's limit",
+                                     "an option left out keeps the domain's entry in "
                                      "learning_settings.toml, else the paper's default")
     add_options(paper, LearningSettings(), exclude=levers, aliases={"teacher": "--planner"}, unset=True)
     beyond = learn.add_argument_group("beyond the paper", "each off by default, or as the domain's entry sets it; "
