@@ -51,6 +51,8 @@ def test_validate_says_why_a_plan_is_invalid(tmp_path):
     (["plan", GRIPPER / "domain.pddl"], "the following arguments are required: problem"),
     (["validate", GRIPPER / "domain.pddl", GRIPPER / "instances" / "gripper-2.pddl", "none.plan"],
      "none.plan: plan file not found"),
+    (["learn", "gripper", "--grow-by", "3"], "--grow-by: more than one failing instance joins Q' with strategy grow "
+     "only, not S1"),
     (["learn", "gripper", "--verify-states", "0"], "argument --verify-states: must be at least 1, not 0"),
     (["learn", "gripper", "--ranking", "best"], "argument --ranking: invalid choice: 'best'"),
 ])
