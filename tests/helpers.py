@@ -15,6 +15,12 @@ def gripper_instance(domain: Domain, balls: int) -> Instance:
     return domain.instance_from_text(domain_folder("gripper").generator(balls=balls))
 
 
+def gripper_instances(*balls: int) -> list[Instance]:
+    """Instances of the bundled gripper domain with these numbers of balls, in that order."""
+    domain = domain_folder("gripper").domain
+    return [gripper_instance(domain, n) for n in balls]
+
+
 def blocks_instance(domain: Domain, blocks: int, seed: int) -> Instance:
     return domain.instance_from_text(domain_folder("blocksworld").generator(blocks=blocks, seed=seed))
 

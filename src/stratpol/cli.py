@@ -663,8 +663,8 @@ def build_parser() -> argparse.ArgumentParser:
     learn.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default: 0)")
     learn.add_argument("--out", metavar="FILE", help="save the policy (FILE, and FILE.dlplan in dlplan's format)")
     learn.add_argument("--checkpoint", metavar="FILE",
-                       help="keep WRAPPER's strategy and Q' in FILE after each outer iteration, and start "
-                            "from there where FILE holds this run's")
+                       help="keep WRAPPER's strategy, Q' and kept repairs in FILE after each outer iteration, "
+                            "and start from there where FILE holds this run's")
     learn.add_argument("--json", action="store_true", help="print the policy, certificate and statistics as JSON")
     learn.set_defaults(run=_learn)
 

@@ -16,12 +16,13 @@ from stratpol.learning.settings import LearningSettings
 from stratpol.learning.teacher import Teacher
 from stratpol.learning.wrapper import learn_policy
 from stratpol.policy.text import format_policy
+from tests.helpers import gripper_instances
 
 
 @pytest.fixture(scope="module")
 def gripper():
     folder = domain_folder("gripper")
-    instances = [folder.domain.instance_from_text(folder.generator(balls=n)) for n in (1, 2, 3, 4)]
+    instances = gripper_instances(1, 2, 3, 4)
     return instances, Vocabulary(folder.domain)
 
 

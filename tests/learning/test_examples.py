@@ -12,18 +12,15 @@ from stratpol.learning.result import LearningFailure, LearningStatistics
 from stratpol.learning.rows import FeatureRows
 from stratpol.learning.teacher import Teacher
 from stratpol.learning.training_pool import training_pool
+from tests.helpers import gripper_instances
 
 GRIPPER = domain_folder("gripper")
-
-
-def instances(*balls: int) -> list:
-    return [GRIPPER.domain.instance_from_text(GRIPPER.generator(balls=n)) for n in balls]
 
 
 def test_teacher_plans_come_longest_first_and_a_goal_true_at_the_start_gives_no_example(tmp_path):
     solved = GRIPPER.generator(balls=1).replace("(at ball1 roomb)", "(at ball1 rooma)").replace("gripper-1)",
                                                                                               "solved)")
-    given = [*instances(1, 3, 2), GRIPPER.domain.instance_from_text(solved)]
+    given = [*gripper_instances(1, 3, 2), GRIPPER.domain.instance_from_text(solved)]
     statistics, lines = LearningStatistics(), []
     plans = teacher_plans(given, Teacher("siw", cache_dir=tmp_path), statistics, lines.append)
     assert [instance.name for instance, _ in plans] == ["gripper-3", "gripper-2", "gripper-1"]
@@ -35,7 +32,7 @@ def test_teacher_plans_come_longest_first_and_a_goal_true_at_the_start_gives_no_
 
 def test_an_example_starts_again_from_its_plan_and_q_reads_only_its_own_rows(tmp_path):
     vocabulary = Vocabulary(GRIPPER.domain)
-    plans = teacher_plans(instances(1, 2), Teacher("siw", cache_dir=tmp_path), LearningStatistics(), print)
+    plans = teacher_plans(gripper_instances(1, 2), Teacher("siw", cache_dir=tmp_path), LearningStatistics(), print)
     bridges = [vocabulary.bridge(instance) for instance, _ in plans]
     rows = FeatureRows(training_pool(vocabulary, [(b, states) for b, (_, states) in zip(bridges, plans)],
                                      load_grammar("default")))
@@ -59,7 +56,7 @@ def test_an_example_starts_again_from_its_plan_and_q_reads_only_its_own_rows(tmp
 
 def test_rows_are_numbered_once_and_valued_when_first_read(tmp_path):
     vocabulary = Vocabulary(GRIPPER.domain)
-    instance = instances(2)[0]
+    instance = gripper_instances(2)[0]
     bridge = vocabulary.bridge(instance)
     states = teacher_plans([instance], Teacher("siw", cache_dir=tmp_path), LearningStatistics(), print)[0][1]
     pool = training_pool(vocabulary, [(bridge, states)], load_grammar("default"))

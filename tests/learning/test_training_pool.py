@@ -12,14 +12,14 @@ from stratpol.learning.examples import teacher_plans
 from stratpol.learning.result import LearningStatistics, LearningTimeout
 from stratpol.learning.teacher import Teacher
 from stratpol.learning.training_pool import training_pool
+from tests.helpers import gripper_instances
 
 
 @pytest.fixture(scope="module")
 def plans(tmp_path_factory):
     folder = domain_folder("gripper")
-    instances = [folder.domain.instance_from_text(folder.generator(balls=n)) for n in (1, 2, 3, 4)]
     vocabulary = Vocabulary(folder.domain)
-    found = teacher_plans(instances, Teacher("siw", cache_dir=tmp_path_factory.mktemp("plans")),
+    found = teacher_plans(gripper_instances(1, 2, 3, 4), Teacher("siw", cache_dir=tmp_path_factory.mktemp("plans")),
                           LearningStatistics(), print)
     return vocabulary, [(vocabulary.bridge(instance), states) for instance, states in found]
 

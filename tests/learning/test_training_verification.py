@@ -10,17 +10,13 @@ from stratpol.learning.training_verification import TrainingVerifier, verify_on_
 from stratpol.planning import Domain
 from stratpol.policy.text import parse_policy
 from stratpol.verification import Failure
-from tests.helpers import DATA, oneway_instance
+from tests.helpers import DATA, gripper_instances, oneway_instance
 
 GRIPPER = domain_folder("gripper")
 
 
 def evaluator(text: str) -> PolicyEvaluator:
     return PolicyEvaluator(parse_policy(text), Vocabulary(GRIPPER.domain))
-
-
-def instances(*balls: int) -> list:
-    return [GRIPPER.domain.instance_from_text(GRIPPER.generator(balls=n)) for n in balls]
 
 
 SOLVES = (DATA / "golden" / "gripper.policy").read_text()
@@ -31,24 +27,24 @@ STUCK = GRIPPER.domain.instance_from_text(
 
 
 def test_the_test_on_q_finds_the_failing_instances_in_order_up_to_the_number_asked_for():
-    given = [*instances(1), STUCK, STUCK, *instances(2)]
+    given = [*gripper_instances(1), STUCK, STUCK, *gripper_instances(2)]
     verifier = TrainingVerifier(10_000)
     verifications, failing = verify_on_q(verifier, given, evaluator(SOLVES))
     assert failing == [1] and len(verifications) == 2 and verifications[0].solved
     assert verifications[1].failure is Failure.NOT_CLOSED
     verifications, failing = verify_on_q(verifier, given, evaluator(SOLVES), failures=2)
     assert failing == [1, 2] and len(verifications) == 3
-    verifications, failing = verify_on_q(verifier, instances(1, 2, 3), evaluator(SOLVES), failures=2)
+    verifications, failing = verify_on_q(verifier, gripper_instances(1, 2, 3), evaluator(SOLVES), failures=2)
     assert failing == [] and len(verifications) == 3 and all(v.solved for v in verifications)
 
 
 def test_past_its_state_limit_an_instance_fails_with_the_limit():
-    verification = TrainingVerifier(5).verify(instances(3)[0], evaluator(SOLVES))
+    verification = TrainingVerifier(5).verify(gripper_instances(3)[0], evaluator(SOLVES))
     assert verification.failure is Failure.LIMIT and verification.states > 5
 
 
 def test_symmetry_counts_fewer_states_with_the_same_verdicts():
-    given = instances(4, 5)
+    given = gripper_instances(4, 5)
     plain, _ = verify_on_q(TrainingVerifier(100_000), given, evaluator(SOLVES))
     renamed, _ = verify_on_q(TrainingVerifier(100_000, symmetry=True), given, evaluator(SOLVES))
     assert all(v.solved for v in plain + renamed) and all(v.renamed for v in renamed)

@@ -15,22 +15,18 @@ from stratpol.learning.teacher import Teacher
 from stratpol.learning.wrapper import learn_policy, learn_with_settings, next_subset
 from stratpol.termination import lowest_stratification
 from stratpol.verification import verify
+from tests.helpers import gripper_instances
 
 
 @pytest.fixture(scope="module")
 def learned(tmp_path_factory):
     folder = domain_folder("gripper")
-    instances = [folder.domain.instance_from_text(folder.generator(balls=n)) for n in (1, 2, 3, 4)]
+    instances = gripper_instances(1, 2, 3, 4)
     vocabulary = Vocabulary(folder.domain)
     cache = tmp_path_factory.mktemp("cache")
     result = learn_policy(instances, vocabulary, LearningSettings(), Teacher("siw", cache_dir=cache / "plans"),
                           cache_dir=cache / "pools")
     return folder, vocabulary, result
-
-
-def gripper(*balls: int) -> list:
-    folder = domain_folder("gripper")
-    return [folder.domain.instance_from_text(folder.generator(balls=n)) for n in balls]
 
 
 def learn(instances, vocabulary, tmp_path, teacher=None, **settings):
@@ -69,7 +65,7 @@ def test_statistics_are_filled(learned):
 def test_shortest_plans_first_learns_on_the_same_pool_a_policy_verified_on_all_instances(learned, tmp_path,
                                                                                          strategy):
     _, vocabulary, whole = learned
-    result = learn(gripper(1, 2, 3, 4), vocabulary, tmp_path, instance_order="shortest", strategy=strategy)
+    result = learn(gripper_instances(1, 2, 3, 4), vocabulary, tmp_path, instance_order="shortest", strategy=strategy)
     assert result.order == ("gripper-1", "gripper-2", "gripper-3", "gripper-4")
     assert result.statistics.pool == whole.statistics.pool
     assert len(result.verifications) == 4 and all(v.solved for v in result.verifications)
@@ -89,7 +85,7 @@ def test_the_subset_strategies():
 
 def test_growing_by_several_failing_instances_adds_them_in_one_outer_iteration(learned, tmp_path):
     _, vocabulary, _ = learned
-    instances = gripper(1, 2, 3, 4, 5)
+    instances = gripper_instances(1, 2, 3, 4, 5)
     teacher = Teacher("siw", cache_dir=tmp_path / "plans")
     failures = {}
     for grow_by in (1, 3):
@@ -108,8 +104,8 @@ def test_growing_by_several_failing_instances_adds_them_in_one_outer_iteration(l
 
 def test_kept_repairs_carry_into_the_next_outer_iteration(learned, tmp_path):
     _, vocabulary, _ = learned
-    fresh, kept = (learn(gripper(1, 2, 3, 4), vocabulary, tmp_path, instance_order="shortest", strategy="grow",
-                         keep_repairs=keep) for keep in (False, True))
+    fresh, kept = (learn(gripper_instances(1, 2, 3, 4), vocabulary, tmp_path, instance_order="shortest",
+                         strategy="grow", keep_repairs=keep) for keep in (False, True))
     # the teacher's step that repaired gripper-1's first policy is a good transition of the last call too
     assert kept.statistics.good == fresh.statistics.good + 1
     assert all(v.solved for v in kept.verifications)
@@ -120,7 +116,7 @@ def test_verification_past_its_state_limit_stops_learning_with_one_line_naming_t
     settings = LearningSettings(teacher="siw", verify_states=5)  # gripper-3's policy reaches more states
     with pytest.raises(LearningFailure, match=r"verification passed 5 policy-reachable states \(--verify-states\)") \
             as failure:
-        learn_with_settings(gripper(3), Vocabulary(folder.domain), settings, tmp_path)
+        learn_with_settings(gripper_instances(3), Vocabulary(folder.domain), settings, tmp_path)
     assert "verification up to 5 states" in settings.describe()
     last = failure.value.last_policy  # the policy whose verification stopped, for a look
     assert last is not None and last.domain == "gripper" and last.rules
@@ -128,7 +124,8 @@ def test_verification_past_its_state_limit_stops_learning_with_one_line_naming_t
 
 def test_verification_over_renamings_learns_a_policy_verified_on_all_instances_in_fewer_states(learned, tmp_path):
     folder, vocabulary, whole = learned
-    result = learn(gripper(1, 2, 3, 4), vocabulary, tmp_path, symmetry=True)  # balls and grippers are interchangeable
+    # balls and grippers are interchangeable
+    result = learn(gripper_instances(1, 2, 3, 4), vocabulary, tmp_path, symmetry=True)
     assert all(v.solved for v in result.verifications)
     assert sum(v.states for v in result.verifications) < sum(v.states for v in whole.verifications)
     evaluator = PolicyEvaluator(result.policy, vocabulary)
@@ -145,8 +142,9 @@ def test_an_interrupted_learner_hands_over_the_last_policy_genex_found(tmp_path)
             raise KeyboardInterrupt
 
     with pytest.raises(LearningInterrupted) as interrupted:
-        learn_policy(gripper(1, 2, 3, 4), Vocabulary(folder.domain), LearningSettings(instance_order="shortest"),
-                     Teacher("siw", cache_dir=tmp_path / "plans"), cache_dir=tmp_path / "pools",
+        learn_policy(gripper_instances(1, 2, 3, 4), Vocabulary(folder.domain),
+                     LearningSettings(instance_order="shortest"), Teacher("siw", cache_dir=tmp_path / "plans"),
+                     cache_dir=tmp_path / "pools",
                      progress=interrupt_at_the_first_failure)
     last = interrupted.value.last_policy
     assert isinstance(interrupted.value, KeyboardInterrupt) and last is not None and last.domain == "gripper"
@@ -177,7 +175,7 @@ def test_renamed_copies_of_training_instances_are_left_out_and_the_policy_is_the
 
 def test_a_lexicographic_ranking_learns_a_certified_gripper_policy_that_verifies_on_larger_instances(learned, tmp_path):
     folder, vocabulary, _ = learned
-    result = learn(gripper(1, 2, 3, 4), vocabulary, tmp_path, ranking="lexicographic")
+    result = learn(gripper_instances(1, 2, 3, 4), vocabulary, tmp_path, ranking="lexicographic")
     assert all(v.solved for v in result.verifications)
     assert lowest_stratification(result.policy).stratified
     evaluator = PolicyEvaluator(result.policy, vocabulary)

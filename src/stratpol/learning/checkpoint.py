@@ -128,21 +128,24 @@ def resume(saved: WrapperCheckpoint, identity: dict[str, object], path: Path, ex
                          f"{[r.example for r in saved.repairs]} does not fit {count} training instances", path)
     for kept in saved.repairs:
         example = examples[kept.example]
-
-        def row(atoms: StateAtoms) -> int:
-            try:
-                state = example.instance.state_from_atoms(atoms)
-            except InputError as error:
-                raise InputError(f"a repair of {example.instance.source_name}: {error.message}", path) from None
-            return rows.row(kept.example, example.bridge, state)
-
-        example.good = [(row(s), row(t)) for s, t in kept.good]
-        example.bad = [(row(s), row(t)) for s, t in kept.bad]
-        example.relevant = [row(atoms) for atoms in kept.relevant]
+        example.good = [(_row(s, kept.example, example, rows, path), _row(t, kept.example, example, rows, path))
+                        for s, t in kept.good]
+        example.bad = [(_row(s, kept.example, example, rows, path), _row(t, kept.example, example, rows, path))
+                       for s, t in kept.bad]
+        example.relevant = [_row(atoms, kept.example, example, rows, path) for atoms in kept.relevant]
     statistics.strategy = saved.strategy
     statistics.outer_iterations, statistics.inner_iterations = saved.outer_iterations, saved.inner_iterations
     progress(f"resumed from {path}: outer {saved.outer_iterations} done, {saved.strategy}, |Q'| = {len(saved.subset)}")
     return list(saved.subset)
+
+
+def _row(atoms: StateAtoms, number: int, example: Example, rows: FeatureRows, path: Path) -> int:
+    """The row of the state of `example` (instance number `number`) whose fluent atoms a checkpoint lists."""
+    try:
+        state = example.instance.state_from_atoms(atoms)
+    except InputError as error:
+        raise InputError(f"a repair of {example.instance.source_name}: {error.message}", path) from None
+    return rows.row(number, example.bridge, state)
 
 
 def _state_data(atoms: StateAtoms) -> list[list[str]]:
