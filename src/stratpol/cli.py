@@ -534,8 +534,11 @@ def _bench_suite(args: argparse.Namespace, progress: Progress) -> int:
 
     from stratpol import bench
 
+    if args.suite == "ipc2023":
+        return _bench_ipc2023(args, progress)
+    time_limit = args.time_limit or 60.0
     if args.suite == "planning":
-        print(bench.render_planning_benchmark(bench.planning_benchmark(args.time_limit, progress)))
+        print(bench.render_planning_benchmark(bench.planning_benchmark(time_limit, progress)))
         return 0
     if args.suite == "neural":
         from stratpol.neural.policies import set_cpu_threads
@@ -546,7 +549,7 @@ def _bench_suite(args: argparse.Namespace, progress: Progress) -> int:
             rows = decision_times(name, range(10, args.max_size + 1, 10), device=args.device, progress=progress)
             print(render_decision_times(name, rows), flush=True)
         return 0
-    root = Path(args.benchmarks)
+    root = Path(args.benchmarks or "../shared/benchmarks/gp2024")
     if not root.is_dir():
         raise InputError("benchmark folder not found", root)
     if args.suite == "learning":
@@ -554,18 +557,42 @@ def _bench_suite(args: argparse.Namespace, progress: Progress) -> int:
         unknown = [n for n in names if not (root / n / "domain.pddl").is_file()]
         if unknown:
             raise InputError(f"no training set for {', '.join(unknown)}", root)
-        bench.learning_benchmark(root, names, args.time_limit, args.learn_time_limit, args.jobs, progress,
+        bench.learning_benchmark(root, names, time_limit, args.learn_time_limit, args.jobs, progress,
                                  _printed_rows(bench.render_learning_benchmark),
                                  policies=Path(args.policies) if args.policies else None)
         return 0
     files = bench.saved_policy_files(Path(args.policies or "experiments/results/policies/gp2024"), root,
                                      args.domains or ())
     if args.suite == "testing":
-        bench.testing_benchmark(files, root, args.time_limit, progress,
+        bench.testing_benchmark(files, root, time_limit, progress,
                                 _printed_rows(bench.render_test_benchmark))
     else:
-        bench.execution_benchmark(files, root, tuple(args.sizes), args.time_limit, progress,
+        bench.execution_benchmark(files, root, tuple(args.sizes), time_limit, progress,
                                   _printed_rows(bench.render_execution_benchmark))
+    return 0
+
+
+def _bench_ipc2023(args: argparse.Namespace, progress: Progress) -> int:
+    """Methods on the IPC 2023 test problems; prints the coverage table and writes its files."""
+    from pathlib import Path
+
+    from stratpol.ipc2023.anchors import DOMAINS
+    from stratpol.ipc2023.report import render_coverage, write_coverage
+    from stratpol.ipc2023.runs import Limits, ipc2023_benchmark, published_problems
+
+    root = Path(args.benchmarks or "../shared/benchmarks/ipc2023")
+    if not root.is_dir():
+        raise InputError("benchmark folder not found", root)
+    domains = args.domains or [d for d in DOMAINS if (root / d).is_dir()]
+    limits = Limits(args.time_limit or Limits.seconds, args.memory_limit)
+    out = Path(args.out)
+    records = ipc2023_benchmark(root, out, domains, args.levels, args.methods,
+                                Path(args.policies or "experiments/results/policies/ipc2023"), limits, args.jobs,
+                                progress)
+    problems = published_problems(root, domains, args.levels)
+    write_coverage(records, problems, args.methods, limits.describe(), out)
+    print(render_coverage(records, problems, args.methods, limits.describe()))
+    print(f"records, plans, coverage.csv, coverage.json and coverage.png in {out}")
     return 0
 
 
@@ -737,19 +764,34 @@ def build_parser() -> argparse.ArgumentParser:
     experiment.set_defaults(run=_experiment)
 
     bench = commands.add_parser("bench", help="measure speeds, and learned policies on the published sets")
-    bench.add_argument("suite", choices=["planning", "learning", "testing", "execution", "neural"],
+    bench.add_argument("suite", choices=["planning", "learning", "testing", "execution", "neural", "ipc2023"],
                        help="planner speeds, learning on the KR 2025 sets (Table 1), saved policies on their "
-                            "test sets (Table 3), learned policies' run speed, or V against Q time per decision")
-    bench.add_argument("--time-limit", type=_seconds, default=60.0, metavar="S",
-                       help="per planner run, or per test run of a learned policy (default: 60)")
+                            "test sets (Table 3), learned policies' run speed, V against Q time per decision, "
+                            "or rule policies and LAMA-first on the IPC 2023 learning track's test problems")
+    bench.add_argument("--time-limit", type=_seconds, metavar="S",
+                       help="per planner run, or per test run of a learned policy (default: 60; ipc2023: "
+                            "the competition's 1,800)")
+    bench.add_argument("--memory-limit", type=_positive, default=8192, metavar="MB",
+                       help="ipc2023: address space of the process running one problem (default: the "
+                            "competition's 8,192)")
+    bench.add_argument("--levels", nargs="+", choices=["easy", "medium", "hard"], default=["easy", "medium", "hard"],
+                       help="ipc2023: which test levels (default: all three)")
+    bench.add_argument("--methods", nargs="+", choices=["rules", "sketch", "lama-first"],
+                       default=["rules", "sketch", "lama-first"],
+                       help="ipc2023: the rule policy alone, followed as a sketch (IW(k), k <= 2, where no "
+                            "successor is compatible), and LAMA-first (default: all three)")
+    bench.add_argument("--out", default="experiments/results/ipc2023", metavar="DIR",
+                       help="ipc2023: records.jsonl (resumed from), plans/, coverage.csv/.json/.png "
+                            "(default: experiments/results/ipc2023)")
     bench.add_argument("--sizes", type=_positive, nargs="+", default=[50, 200, 1000], metavar="N",
                        help="execution: generated instances of about these numbers of objects (default: 50 200 1000)")
-    bench.add_argument("--benchmarks", default="../shared/benchmarks/gp2024", metavar="DIR",
-                       help="learning, testing and execution: folder of <domain>/{domain.pddl,training,testing} "
-                            "(default: ../shared/benchmarks/gp2024)")
+    bench.add_argument("--benchmarks", metavar="DIR",
+                       help="learning, testing, execution and ipc2023: folder of <domain>/{domain.pddl,training,"
+                            "testing} (default: ../shared/benchmarks/gp2024; ipc2023: ../shared/benchmarks/ipc2023)")
     bench.add_argument("--domains", nargs="*", metavar="NAME",
                        help="learning, testing and execution: which domains (default: the 20 of the paper's "
-                            "Table 1 / every saved policy); neural: default blocksworld gripper logistics")
+                            "Table 1 / every saved policy); neural: default blocksworld gripper logistics; "
+                            "ipc2023: default all ten")
     bench.add_argument("--max-size", type=_positive, default=50, metavar="N",
                        help="neural: sizes 10, 20, ... up to N (default: 50)")
     bench.add_argument("--device", default="auto", help="neural: auto, cpu or cuda (default: auto)")
@@ -757,11 +799,13 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--learn-time-limit", type=_seconds, metavar="S",
                        help="learning: seconds per domain, feature pool included (default: none)")
     bench.add_argument("--jobs", type=_positive, default=1, metavar="J",
-                       help="learning: domains learned in parallel processes (default: 1)")
+                       help="learning: domains learned in parallel processes; ipc2023: problems run at once, "
+                            "each in a process of its own (default: 1)")
     bench.add_argument("--policies", metavar="DIR",
                        help="learning: save each learned policy as DIR/<domain>.policy (and .policy.dlplan); "
                             "testing and execution: the policies to run (default: "
-                            "experiments/results/policies/gp2024)")
+                            "experiments/results/policies/gp2024); ipc2023: DIR/<domain>.policy (default: "
+                            "experiments/results/policies/ipc2023)")
     bench.set_defaults(run=_bench)
     return parser
 

@@ -1,0 +1,154 @@
+"""The coverage table of `stratpol bench ipc2023`, per domain and level, with what the field
+reports beside ours; and its csv, json and figure."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from stratpol.atomic import atomic_path, write_csv_atomically, write_text_atomically
+from stratpol.ipc2023.anchors import BEST_REPORTED, COMPETITION, LEVELS, Q_PAPER_PERCENT, WL_GOOSE, best_competitor
+from stratpol.ipc2023.runs import Problem, ProblemRecord
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """One method on one domain: solved and run problems per level, mean plan length of the
+    solved, and the largest sketch width any run needed."""
+
+    method: str
+    domain: str
+    solved: dict[str, int]
+    run: dict[str, int]
+    mean_plan_length: float | None
+    max_width: int | None
+
+    @property
+    def total(self) -> int:
+        return sum(self.solved.values())
+
+
+def coverage(records: Sequence[ProblemRecord], method: str, domain: str) -> Coverage:
+    mine = [r for r in records if r.method == method and r.domain == domain]
+    solved = [r for r in mine if r.solved]
+    widths = [r.max_width for r in mine if r.max_width is not None]
+    return Coverage(method, domain, {level: sum(r.level == level for r in solved) for level in LEVELS},
+                    {level: sum(r.level == level for r in mine) for level in LEVELS},
+                    sum(r.plan_length for r in solved) / len(solved) if solved else None,
+                    max(widths) if widths else None)
+
+
+def common_plan_lengths(records: Sequence[ProblemRecord], domain: str, ours: str,
+                        theirs: str = "lama-first") -> tuple[float, float, int] | None:
+    """Mean plan length of `ours` and of `theirs` over the problems both solve, and how many."""
+    lengths = {}
+    for r in records:
+        if r.domain == domain and r.solved and r.method in (ours, theirs):
+            lengths.setdefault(r.problem, {})[r.method] = r.plan_length
+    both = [pair for pair in lengths.values() if len(pair) == 2]
+    if not both:
+        return None
+    return sum(p[ours] for p in both) / len(both), sum(p[theirs] for p in both) / len(both), len(both)
+
+
+def render_coverage(records: Sequence[ProblemRecord], problems: Sequence[Problem], methods: Sequence[str],
+                    limits: str) -> str:
+    """One row per domain: each method's solved problems easy/medium/hard and in all, the rule
+    policy's mean plan length against LAMA-first's where both solve, and the field's numbers."""
+    domains = list(dict.fromkeys(p.domain for p in problems))
+    header = f"{'domain':<12}{'tests':>6}" + "".join(f"{m:>16}" for m in methods)
+    header += f"{'plan length':>20}   {'best competitor':<22}{'WL-GOOSE':>9}{'R-GNN':>7}{'best':>6}"
+    lines = [f"IPC 2023 learning track, test problems; limits per problem: {limits}", header]
+    totals = dict.fromkeys(methods, 0)
+    for domain in domains:
+        tests = sum(p.domain == domain for p in problems)
+        cells = []
+        for method in methods:
+            c = coverage(records, method, domain)
+            totals[method] += c.total
+            cells.append(_cell(c))
+        lines.append(f"{domain:<12}{tests:>6}" + "".join(f"{cell:>16}" for cell in cells)
+                     + f"{_lengths(records, domain, methods):>20}   {_anchors(domain)}")
+    lines.append(f"{'all':<12}{len(problems):>6}" + "".join(f"{totals[m]:>16}" for m in methods))
+    lines.append("cells: solved easy/medium/hard = all (-: not run); plan length: the rule policy's mean "
+                 "against LAMA-first's on the problems both solve; R-GNN: the Q-value paper's Omega_heu, "
+                 "percent; best: the best coverage anyone reports")
+    return "\n".join(lines)
+
+
+def _cell(c: Coverage) -> str:
+    if not sum(c.run.values()):
+        return "-"
+    width = f" w{c.max_width}" if c.max_width else ""
+    return "/".join(str(c.solved[level]) if c.run[level] else "-" for level in LEVELS) + f" = {c.total}{width}"
+
+
+def _lengths(records: Sequence[ProblemRecord], domain: str, methods: Sequence[str]) -> str:
+    ours = next((m for m in ("rules", "sketch") if m in methods), None)
+    pair = None if ours is None or "lama-first" not in methods else common_plan_lengths(records, domain, ours)
+    return "-" if pair is None else f"{pair[0]:.0f} / {pair[1]:.0f} ({pair[2]})"
+
+
+def _anchors(domain: str) -> str:
+    if domain not in COMPETITION:
+        return ""
+    best = best_competitor(domain)
+    levels = "" if best.levels is None else " (" + "/".join(map(str, best.levels)) + ")"
+    rgnn = Q_PAPER_PERCENT.get(domain)
+    return (f"{best.method + ' ' + str(best.solved) + levels:<22}{WL_GOOSE[domain]:>9}"
+            f"{'-' if rgnn is None else f'{rgnn[2]:.0f}%':>7}{BEST_REPORTED[domain]:>6}")
+
+
+def write_coverage(records: Sequence[ProblemRecord], problems: Sequence[Problem], methods: Sequence[str],
+                   limits: str, out: Path) -> None:
+    """out/coverage.csv (one line per domain, method and level), out/coverage.json (the same with
+    the field's numbers) and out/coverage.png (ours against the best competitor, per domain)."""
+    domains = list(dict.fromkeys(p.domain for p in problems))
+    table = [coverage(records, method, domain) for domain in domains for method in methods]
+    tests = {(p.domain, p.level): 0 for p in problems}
+    for p in problems:
+        tests[p.domain, p.level] += 1
+    rows = [["domain", "method", "level", "solved", "run", "tests", "mean_plan_length"]]
+    for c in table:
+        for level in LEVELS:
+            if (c.domain, level) in tests:
+                rows.append([c.domain, c.method, level, c.solved[level], c.run[level], tests[c.domain, level],
+                             "" if c.mean_plan_length is None else f"{c.mean_plan_length:.1f}"])
+    write_csv_atomically(Path(out) / "coverage.csv", rows)
+    document = {
+        "limits": limits,
+        "coverage": [{"domain": c.domain, "method": c.method, "solved": c.solved, "run": c.run,
+                      "mean_plan_length": c.mean_plan_length, "max_width": c.max_width} for c in table],
+        "anchors": {d: {"competition": {a.method: a.solved for a in COMPETITION[d]}, "wl_goose": WL_GOOSE[d],
+                        "best_reported": BEST_REPORTED[d], "q_paper_percent": Q_PAPER_PERCENT.get(d)}
+                    for d in domains if d in COMPETITION},
+    }
+    write_text_atomically(Path(out) / "coverage.json", json.dumps(document, indent=1) + "\n")
+    _figure(table, domains, methods, limits, Path(out) / "coverage.png")
+
+
+def _figure(table: Sequence[Coverage], domains: Sequence[str], methods: Sequence[str], limits: str,
+            path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    known = [d for d in domains if d in COMPETITION]
+    series = [(m, [next(c.total for c in table if c.domain == d and c.method == m) for d in known]) for m in methods]
+    series.append(("best competitor (IPC 2023)", [best_competitor(d).solved for d in known]))
+    series.append(("best reported", [BEST_REPORTED[d] for d in known]))
+    figure, axes = plt.subplots(figsize=(max(6.0, 1.1 * len(known) + 2), 4.0))
+    bar = 0.8 / len(series)
+    for number, (name, values) in enumerate(series):
+        axes.bar([i + number * bar for i in range(len(known))], values, bar, label=name)
+    axes.set_xticks([i + 0.4 - bar / 2 for i in range(len(known))], known, rotation=30, ha="right")
+    axes.set_ylabel("problems solved (of 90)")
+    axes.set_title(f"IPC 2023 learning track ({limits} per problem)", fontsize=10)
+    axes.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=3)
+    figure.tight_layout()
+    with atomic_path(path) as temporary:
+        figure.savefig(temporary, format="png", dpi=120)
+    plt.close(figure)

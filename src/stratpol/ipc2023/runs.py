@@ -1,0 +1,196 @@
+"""Methods on the IPC 2023 learning track's test problems, under the competition's limits, one
+record per problem appended as it ends (so an interrupted run resumes where it stopped).
+
+Methods: `rules`, a rule policy alone (no search beyond its own steps); `sketch`, the same policy
+followed as a sketch (IW(k), k <= 2, where no successor is compatible; the width is recorded);
+`lama-first`, Fast Downward's LAMA, first iteration. Every plan is written as an IPC plan file
+and counts only when `stratpol validate`'s check accepts it, read back from that file against
+a fresh load of the problem.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from stratpol.errors import InputError
+from stratpol.evaluation.policies import RulePolicy
+from stratpol.ipc2023.anchors import LEVELS
+from stratpol.planning import Domain
+from stratpol.records import append_record, read_records
+from stratpol.resource_limits import RETURNED, run_under_limits
+
+METHODS = ("rules", "sketch", "lama-first")
+SKETCH_WIDTH = 2  # as `bench testing` and the GENEX paper's Table 3
+SOLVED = "solved"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Per problem: wall-clock seconds and memory (the competition's: 30 minutes, 8 GiB, one core)."""
+
+    seconds: float = 1800.0
+    memory_mb: int = 8192
+
+    def describe(self) -> str:
+        return f"{self.seconds:g} s, {self.memory_mb} MiB"
+
+
+@dataclass(frozen=True)
+class Problem:
+    domain: str
+    level: str
+    path: Path
+
+
+@dataclass(frozen=True)
+class ProblemRecord:
+    """One method on one test problem: a line of records.jsonl. `outcome` is "solved" (with a
+    valid plan) or how the run ended; `setting` names the limits and the policy file's digest, so
+    that a changed setting runs the problem again rather than reading stale work."""
+
+    method: str
+    domain: str
+    level: str
+    problem: str
+    outcome: str
+    plan_length: int | None
+    seconds: float
+    peak_mb: float
+    setting: str
+    max_width: int | None = None  # sketch runs: the largest k an IW(k) needed
+    mean_width: float | None = None
+
+    @property
+    def solved(self) -> bool:
+        return self.outcome == SOLVED
+
+
+def published_problems(benchmarks: Path, domains: Sequence[str], levels: Sequence[str] = LEVELS) -> list[Problem]:
+    """The test problems of each domain and level (<domain>/testing/<level>/*.pddl), in file order;
+    InputError for a domain without a domain file or without any of them."""
+    problems = []
+    for name in domains:
+        folder = Path(benchmarks) / name
+        if not (folder / "domain.pddl").is_file():
+            raise InputError(f"no domain.pddl for {name}", folder)
+        found = [Problem(name, level, path) for level in levels
+                 for path in sorted((folder / "testing" / level).glob("*.pddl")) if path.name != "domain.pddl"]
+        if not found:
+            raise InputError(f"no test problems at levels {', '.join(levels)}", folder / "testing")
+        problems += found
+    return problems
+
+
+def ipc2023_benchmark(benchmarks: Path, out: Path, domains: Sequence[str], levels: Sequence[str] = LEVELS,
+                      methods: Sequence[str] = METHODS, policies: Path = Path("experiments/results/policies/ipc2023"),
+                      limits: Limits = Limits(), jobs: int = 1, progress: Callable[[str], None] = lambda line: None
+                      ) -> list[ProblemRecord]:
+    """Run each method on each test problem of `domains` and `levels` under `limits`, `jobs` at a
+    time, appending each record to out/records.jsonl and each plan to out/plans/; problems with
+    a record of the same setting are not run again. The rule methods of a domain without a
+    policy file (policies/<domain>.policy) are left out with a progress line. Returns the records
+    of the problems asked for."""
+    problems = published_problems(benchmarks, domains, levels)
+    log = Path(out) / "records.jsonl"
+    done = {_key(r.method, r.domain, r.level, r.problem, r.setting): r for r in read_records(log, ProblemRecord)}
+    loaded = {name: Domain(Path(benchmarks) / name / "domain.pddl") for name in domains}
+    rule_policies = {name: _policy(Path(policies), name, loaded[name], progress)
+                     for name in domains if {"rules", "sketch"} & set(methods)}
+    settings = {(method, name): _setting(method, limits, rule_policies.get(name))
+                for method in methods for name in domains}
+    tasks = [(method, problem) for problem in problems for method in methods
+             if (method == "lama-first" or rule_policies.get(problem.domain) is not None)]
+    records = [done[key] for key in (_key(m, p.domain, p.level, p.path.name, settings[m, p.domain]) for m, p in tasks)
+               if key in done]
+    to_run = [(m, p) for m, p in tasks if _key(m, p.domain, p.level, p.path.name, settings[m, p.domain]) not in done]
+    if records:
+        progress(f"{len(records)} of {len(tasks)} runs recorded in {log}; running the other {len(to_run)}")
+
+    def solve(index: int) -> dict:
+        method, problem = to_run[index]
+        plan_file = Path(out) / "plans" / method / problem.domain / problem.level / f"{problem.path.stem}.plan"
+        policy = rule_policies.get(problem.domain)
+        return _solve(method, loaded[problem.domain], problem.path, policy and policy[0], limits, plan_file)
+
+    for outcome in run_under_limits(solve, len(to_run), limits.seconds, limits.memory_mb, jobs):
+        method, problem = to_run[outcome.index]
+        answer = outcome.value if outcome.ended == RETURNED else {"outcome": outcome.ended}
+        record = ProblemRecord(method, problem.domain, problem.level, problem.path.name, answer["outcome"],
+                               answer.get("plan_length"), answer.get("seconds", outcome.seconds),
+                               round(outcome.peak_mb, 1), settings[method, problem.domain],
+                               answer.get("max_width"), answer.get("mean_width"))
+        append_record(log, record)
+        records.append(record)
+        length = f" in {record.plan_length} steps" if record.solved else ""
+        progress(f"{method} {problem.domain}/{problem.level}/{problem.path.name}: {record.outcome}{length}, "
+                 f"{record.seconds:.1f} s, {record.peak_mb:.0f} MB ({len(records)}/{len(tasks)})")
+    return records
+
+
+def _key(method: str, domain: str, level: str, problem: str, setting: str) -> tuple[str, ...]:
+    return method, domain, level, problem, setting
+
+
+def _policy(folder: Path, name: str, domain: Domain, progress: Callable[[str], None]
+            ) -> tuple[RulePolicy, str] | None:
+    """The domain's rule policy and its file's digest; None, with a progress line, without one."""
+    from stratpol.features import Vocabulary
+    from stratpol.policy.files import read_policy_file
+
+    path = folder / f"{name}.policy"
+    if not path.is_file():
+        progress(f"{name}: no policy {path}; its rules and sketch runs are left out")
+        return None
+    vocabulary = Vocabulary(domain)
+    policy = RulePolicy(read_policy_file(path, vocabulary.factory), vocabulary, seed=0)
+    return policy, hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+
+
+def _setting(method: str, limits: Limits, policy: tuple[RulePolicy, str] | None) -> str:
+    if method == "lama-first":
+        return f"lama-first, {limits.describe()}"
+    width = f", IW(k <= {SKETCH_WIDTH})" if method == "sketch" else ""
+    return f"policy {policy[1] if policy else '-'}{width}, {limits.describe()}"
+
+
+def _solve(method: str, domain: Domain, problem: Path, policy: RulePolicy | None, limits: Limits,
+           plan_file: Path) -> dict:
+    """One run, in the child `run_under_limits` forked: solve, write the plan, validate it from
+    the file. The seconds count loading and solving, not the validation."""
+    from stratpol.evaluation import run
+    from stratpol.evaluation.runner import file_step_bound
+    from stratpol.planning.fast_downward import run_fast_downward
+    from stratpol.planning.plans import write_plan
+
+    started = time.monotonic()
+    instance = domain.load_instance(problem)
+    remaining = max(1.0, limits.seconds - (time.monotonic() - started))
+    answer: dict = {}
+    if method == "lama-first":
+        result = run_fast_downward(instance, "lama-first", time_limit=remaining, memory_limit_mb=limits.memory_mb,
+                                   planner="lama-first")
+        plan, outcome = result.plan, "solved" if result.plan is not None else result.status.value
+    else:
+        ran = run(policy, instance, file_step_bound(instance), time_limit=remaining,
+                  dead_end_time_limit=min(remaining, 1.0), sketch_width=SKETCH_WIDTH if method == "sketch" else 0)
+        plan, outcome = (ran.plan if ran.solved else None), (SOLVED if ran.solved else ran.failure.value)
+        if method == "sketch":
+            answer.update(max_width=ran.max_width, mean_width=round(ran.mean_width, 4))
+    answer["seconds"] = round(time.monotonic() - started, 3)
+    if plan is None:
+        return answer | {"outcome": outcome}
+    write_plan(plan_file, plan)
+    check = validated(domain, problem, plan_file)
+    return answer | {"outcome": SOLVED if check is None else f"invalid plan: {check}", "plan_length": len(plan)}
+
+
+def validated(domain: Domain, problem: Path, plan_file: Path) -> str | None:
+    """`stratpol validate`'s check of a plan file: None when valid, else why not."""
+    from stratpol.planning.plans import read_plan, validate_plan
+
+    check = validate_plan(domain.load_instance(problem), read_plan(plan_file))
+    return None if check.valid else check.reason

@@ -1,0 +1,149 @@
+"""Calls run under a competition's limits: each in a forked child of its own, with a memory limit
+on its address space and a wall-clock deadline, and its peak memory as the kernel measured it.
+
+The IPC gives a planner one core, 30 minutes and 8 GiB per problem; `stratpol bench ipc2023`
+gives every method's run the same, enforced on the process that runs it rather than trusted to
+the method. A child inherits what the parent loaded (a policy, a domain), so nothing is pickled on
+the way in; the answer comes back pickled through a pipe.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import resource
+import select
+import signal
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+RETURNED = "returned"
+TIME_LIMIT = "time limit"
+MEMORY_LIMIT = "memory limit"
+_KILL_GRACE_SECONDS = 2.0  # past the deadline before the child is killed: it may be writing its answer
+
+
+@dataclass(frozen=True)
+class LimitedOutcome:
+    """How one call ended: RETURNED with its `value`, TIME_LIMIT, MEMORY_LIMIT (a MemoryError
+    in the child), or what else ended it ("error: ...", "killed by signal 6")."""
+
+    index: int
+    ended: str
+    value: Any
+    seconds: float  # wall clock, from the fork to the end
+    peak_mb: float  # peak resident memory of the child and of the children it waited for
+
+
+def run_under_limits(function: Callable[[int], Any], count: int, time_limit: float,
+                     memory_limit_mb: int | None = None, jobs: int = 1) -> Iterator[LimitedOutcome]:
+    """function(0), ..., function(count - 1), each in a forked child with `memory_limit_mb` of
+    address space, killed `time_limit` seconds after it started; `jobs` children at a time, each
+    outcome yielded as its child ends. Closing the iteration early (an interrupt) kills the
+    children still at work."""
+    running: dict[int, _Child] = {}  # by the read end of its pipe
+    following = 0
+    try:
+        while following < count or running:
+            while following < count and len(running) < jobs:
+                child = _start(function, following, memory_limit_mb)
+                running[child.pipe] = child
+                following += 1
+            now = time.monotonic()
+            wait = max(0.0, min(c.started + time_limit + _KILL_GRACE_SECONDS - now for c in running.values()))
+            ready, _, _ = select.select(list(running), [], [], wait)
+            for pipe in ready:
+                chunk = os.read(pipe, 1 << 16)
+                if chunk:
+                    running[pipe].answer.append(chunk)
+                else:
+                    yield running.pop(pipe).finish(time_limit)
+            now = time.monotonic()
+            for pipe in [p for p, c in running.items() if now > c.started + time_limit + _KILL_GRACE_SECONDS]:
+                yield running.pop(pipe).finish(time_limit, killed=True)
+    finally:
+        for child in running.values():
+            child.finish(time_limit, killed=True)
+
+
+@dataclass
+class _Child:
+    index: int
+    pid: int
+    pipe: int
+    started: float
+    answer: list[bytes]
+
+    def finish(self, time_limit: float, killed: bool = False) -> LimitedOutcome:
+        """Reap the child, stopped first when `killed` (its peak memory comes with it), and read
+        what it answered."""
+        status, usage = _stop(self.pid) if killed else os.wait4(self.pid, 0)[1:]
+        os.close(self.pipe)
+        seconds = time.monotonic() - self.started
+        peak_mb = usage.ru_maxrss / 1024  # kilobytes on Linux
+        if killed:
+            return LimitedOutcome(self.index, TIME_LIMIT, None, seconds, peak_mb)
+        if not self.answer:
+            signal_number = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+            ended = f"killed by signal {signal_number}" if signal_number else f"exit code {os.WEXITSTATUS(status)}"
+            return LimitedOutcome(self.index, ended, None, seconds, peak_mb)
+        ended, value = pickle.loads(b"".join(self.answer))
+        if ended == RETURNED and seconds > time_limit:
+            ended, value = TIME_LIMIT, None
+        return LimitedOutcome(self.index, ended, value, seconds, peak_mb)
+
+
+def _start(function: Callable[[int], Any], index: int, memory_limit_mb: int | None) -> _Child:
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into the parent's code
+        status = 0
+        try:
+            os.close(reader)
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # an interrupt is the parent's, which stops us
+            signal.signal(signal.SIGTERM, _exit_on_term)
+            if memory_limit_mb is not None:
+                limit = memory_limit_mb * 1024 * 1024
+                resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+            try:
+                answer = (RETURNED, function(index))
+            except MemoryError:
+                answer = (MEMORY_LIMIT, None)
+            except Exception as error:  # the child's end, told to the parent in one line
+                answer = (f"error: {type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}", None)
+            with os.fdopen(writer, "wb") as out:
+                out.write(pickle.dumps(answer))
+        except BaseException:
+            status = 1
+        finally:
+            os._exit(status)
+    os.close(writer)
+    return _Child(index, pid, reader, time.monotonic(), [])
+
+
+def _exit_on_term(signum: int, frame: object) -> None:
+    # unwinds the child's stack, so that a planner it started is killed by its own cleanup
+    raise SystemExit(1)
+
+
+def _stop(pid: int) -> tuple[int, resource.struct_rusage]:
+    """SIGTERM, then SIGKILL where the child has not ended within a second (a long call in a
+    library holds off the Python handler); its exit status and resource usage."""
+    _signal(pid, signal.SIGTERM)
+    deadline = time.monotonic() + 1.0
+    while time.monotonic() < deadline:
+        ended, status, usage = os.wait4(pid, os.WNOHANG)
+        if ended:
+            return status, usage
+        time.sleep(0.05)
+    _signal(pid, signal.SIGKILL)
+    return os.wait4(pid, 0)[1:]
+
+
+def _signal(pid: int, number: int) -> None:
+    try:
+        os.kill(pid, number)
+    except ProcessLookupError:  # ended already; the wait reaps it
+        pass

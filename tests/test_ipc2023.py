@@ -1,0 +1,150 @@
+"""`stratpol bench ipc2023`: methods on test problems under limits, records that resume, plans that
+validate, and the coverage table beside the competition's numbers."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from helpers import DATA
+
+from stratpol.generation import domain_folder
+from stratpol.ipc2023.report import render_coverage
+from stratpol.ipc2023.anchors import LEVELS
+from stratpol.ipc2023.runs import Limits, Problem, ProblemRecord, ipc2023_benchmark, validated
+from stratpol.planning import Domain
+from stratpol.planning.plans import read_plan
+from stratpol.records import read_records
+
+ROOT = Path(__file__).resolve().parents[1]
+IPC2023 = ROOT.parent / "shared" / "benchmarks" / "ipc2023"
+
+
+@pytest.fixture
+def benchmarks(tmp_path: Path) -> Path:
+    """An IPC-shaped folder: gripper's domain, two easy test problems and one medium."""
+    folder = tmp_path / "benchmarks" / "gripper"
+    generator = domain_folder("gripper").generator
+    for level, balls in (("easy", 2), ("easy", 3), ("medium", 8)):
+        (folder / "testing" / level).mkdir(parents=True, exist_ok=True)
+        (folder / "testing" / level / f"p{balls:02}.pddl").write_text(generator(balls=balls))
+    (folder / "domain.pddl").write_text(domain_folder("gripper").domain.path.read_text())
+    return folder.parent
+
+
+@pytest.fixture
+def policies(tmp_path: Path) -> Path:
+    folder = tmp_path / "policies"
+    folder.mkdir()
+    (folder / "gripper.policy").write_text((DATA / "golden" / "gripper.policy").read_text())
+    return folder
+
+
+def test_a_rule_policy_solves_the_test_problems_and_its_plans_validate(benchmarks, policies, tmp_path):
+    out = tmp_path / "out"
+    records = ipc2023_benchmark(benchmarks, out, ["gripper"], methods=["rules", "sketch"], policies=policies,
+                                limits=Limits(60, 4096))
+    assert len(records) == 6 and all(r.solved for r in records)
+    domain = Domain(benchmarks / "gripper" / "domain.pddl")
+    for record in records:
+        plan = out / "plans" / record.method / "gripper" / record.level / record.problem.replace(".pddl", ".plan")
+        assert validated(domain, benchmarks / "gripper" / "testing" / record.level / record.problem, plan) is None
+        assert len(read_plan(plan)) == record.plan_length and record.peak_mb > 0
+    # gripper's golden policy needs no search: every sketch decision has width 0, so the sketch
+    # follows the same choices as the policy alone
+    assert {r.max_width for r in records if r.method == "sketch"} == {0}
+    lengths = {(r.method, r.problem): r.plan_length for r in records}
+    assert all(lengths["rules", problem] == lengths["sketch", problem] for _, problem in lengths)
+
+
+def test_an_interrupted_run_resumes_without_rerunning_finished_problems(benchmarks, policies, tmp_path):
+    out = tmp_path / "out"
+    first = ipc2023_benchmark(benchmarks, out, ["gripper"], levels=["easy"], methods=["rules"], policies=policies)
+    # the log as an interrupt leaves it: the first record and half a line
+    log = out / "records.jsonl"
+    lines = log.read_text().splitlines()
+    log.write_text(lines[0] + "\n" + lines[1][:20])
+    lines_seen = []
+    resumed = ipc2023_benchmark(benchmarks, out, ["gripper"], methods=["rules"], policies=policies,
+                                progress=lines_seen.append)
+    assert "1 of 3 runs recorded" in lines_seen[0]
+    ran = [line for line in lines_seen if line.startswith("rules gripper/")]
+    assert [line.split(":")[0] for line in ran] == ["rules gripper/easy/p03.pddl", "rules gripper/medium/p08.pddl"]
+    assert resumed[0] == first[0] and len(resumed) == 3
+    assert len(read_records(log, ProblemRecord)) == 3
+    # nothing is left to run; a changed limit runs every problem again
+    again = []
+    ipc2023_benchmark(benchmarks, out, ["gripper"], methods=["rules"], policies=policies, progress=again.append)
+    assert again == ["3 of 3 runs recorded in " + str(log) + "; running the other 0"]
+    changed = ipc2023_benchmark(benchmarks, out, ["gripper"], methods=["rules"], policies=policies,
+                                limits=Limits(900, 8192))
+    assert len(changed) == 3 and len(read_records(log, ProblemRecord)) == 6
+
+
+def test_a_run_past_the_time_limit_is_stopped_and_counts_as_unsolved(benchmarks, policies, tmp_path):
+    big = benchmarks / "gripper" / "testing" / "hard"
+    big.mkdir()
+    (big / "p400.pddl").write_text(domain_folder("gripper").generator(balls=400))
+    records = ipc2023_benchmark(benchmarks, tmp_path / "out", ["gripper"], levels=["hard"], methods=["sketch"],
+                                policies=policies, limits=Limits(0.5, 4096))
+    assert [r.outcome for r in records] == ["time limit"] and records[0].plan_length is None
+
+
+def test_a_domain_without_a_policy_runs_only_the_planner(benchmarks, tmp_path):
+    lines = []
+    records = ipc2023_benchmark(benchmarks, tmp_path / "out", ["gripper"], levels=["easy"],
+                                methods=["rules", "lama-first"], policies=tmp_path, progress=lines.append)
+    assert "no policy" in lines[0]
+    assert [(r.method, r.outcome) for r in records] == [("lama-first", "solved")] * 2
+
+
+def test_bench_ipc2023_prints_coverage_beside_the_competition_and_writes_its_files(benchmarks, policies, tmp_path):
+    out = tmp_path / "out"
+    run = subprocess.run([sys.executable, "-m", "stratpol.cli", "bench", "ipc2023", "--benchmarks", str(benchmarks),
+                          "--domains", "gripper", "--levels", "easy", "--methods", "rules", "lama-first",
+                          "--policies", str(policies), "--time-limit", "60", "--jobs", "2", "--out", str(out)],
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    assert "limits per problem: 60 s, 8192 MiB" in run.stdout
+    row = next(line for line in run.stdout.splitlines() if line.startswith("gripper"))
+    # both solve both easy problems; the policy's plans are as long as LAMA's on gripper
+    assert row.split()[1:6] == ["2", "2/-/-", "=", "2", "2/-/-"]
+    assert (out / "coverage.png").stat().st_size > 0
+    rows = (out / "coverage.csv").read_text().splitlines()
+    assert rows[0] == "domain,method,level,solved,run,tests,mean_plan_length" and "gripper,rules,easy,2,2,2,8.0" in rows
+    document = json.loads((out / "coverage.json").read_text())
+    assert document["limits"] == "60 s, 8192 MiB" and document["anchors"] == {}
+
+
+def test_the_table_sets_the_field_beside_ours():
+    record = ProblemRecord("rules", "ferry", "hard", "p01.pddl", "solved", 100, 1.0, 50.0, "s")
+    problems = [Problem("ferry", level, Path(f"p{number:02}.pddl")) for level in LEVELS for number in range(1, 31)]
+    table = render_coverage([record], problems, ["rules"], "1800 s, 8192 MiB")
+    row = next(line for line in table.splitlines() if line.startswith("ferry"))
+    # ours (easy and medium not run), then the best competitor (Vanir's sketch policy), WL-GOOSE,
+    # the Q-value paper's R-GNN and the best reported
+    assert row.split() == ["ferry", "90", "-/-/1", "=", "1", "-", "Vanir", "77", "(30/30/17)", "77", "68%", "77"]
+
+
+@pytest.mark.skipif(not IPC2023.is_dir(), reason="../shared/benchmarks/ipc2023 is not here")
+def test_the_published_files_load_as_they_are():
+    # IPC 2023's blocksworld domain has no :typing, and its problems type their blocks `- object`
+    domain = Domain(IPC2023 / "blocksworld" / "domain.pddl")
+    assert ":typing" not in domain.text
+    problem = sorted((IPC2023 / "blocksworld" / "testing" / "easy").glob("*.pddl"))[0]
+    assert "- object" in problem.read_text()
+    instance = domain.load_instance(problem)
+    assert len(instance.objects) == len(domain.problem_objects(problem)) > 0
+
+
+def test_a_file_no_planner_could_read_is_one_line_naming_it(tmp_path):
+    from stratpol.errors import InputError
+
+    broken = tmp_path / "p.pddl"
+    broken.write_text("(define (problem p) (:domain gripper) (:objects b1 - ball) (:init (no-such b1)) (:goal (at b1 b1)))")
+    with pytest.raises(InputError) as error:
+        domain_folder("gripper").domain.load_instance(broken)
+    assert str(broken) in str(error.value) and len(str(error.value).splitlines()) == 1
