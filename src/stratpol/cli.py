@@ -247,7 +247,8 @@ def _training_instances(args: argparse.Namespace, domain):
 def _learning_domain(args: argparse.Namespace):
     """The domain to learn and its settings name: with --instances, a domain.pddl in that folder
     or up to two folders above it (the layout of IPC and gp2024 sets) is the one the problems
-    were written for, and its folder names the settings; otherwise the registry's domain."""
+    were written for, and its folder and the folder above name the settings ("ipc2023/spanner",
+    else "spanner"); otherwise the registry's domain."""
     from pathlib import Path
 
     from stratpol.learning.training import domain_file_near
@@ -255,7 +256,8 @@ def _learning_domain(args: argparse.Namespace):
 
     if args.domain.endswith(".pddl") or Path(args.domain).is_file():
         domain = Domain(args.domain)
-        return domain, domain.path.parent.name
+        folder = domain.path.resolve().parent
+        return domain, f"{folder.parent.name}/{folder.name}"
     near = domain_file_near(args.instances) if args.instances else None
     return (Domain(near) if near is not None else _domain(args.domain)), args.domain
 

@@ -49,6 +49,15 @@ def test_published_settings_per_domain():
         planner_chain(settings.teacher)
 
 
+def test_a_benchmark_set_entry_comes_before_the_bare_domain_entry(tmp_path):
+    path = tmp_path / "settings.toml"
+    path.write_text("[domains.spanner]\nteacher = 'bfws'\n[domains.'ipc2023/spanner']\nstrategy = 'S2'\n")
+    assert learning_settings("ipc2023/spanner", path) == LearningSettings(strategy="S2")
+    assert learning_settings("gp2024/spanner", path) == LearningSettings(teacher="bfws")
+    assert learning_settings("spanner", path) == LearningSettings(teacher="bfws")
+    assert learning_settings("ipc2023/ferry", path) == LearningSettings()
+
+
 @pytest.mark.parametrize("text, problem", [
     ("[default]\nstrategy = 'S3'\n", "[default]: strategy: must be one of S1, S2, grow, not 'S3'"),
     ("[domains.x]\ncomplexity = 20\n", "unknown keys ['complexity']"),

@@ -83,7 +83,9 @@ def settings_path() -> Path:
 
 
 def learning_settings(domain: str, path: Path | None = None) -> LearningSettings:
-    """The settings of `domain`: its entry in the settings file over the file's defaults."""
+    """The settings of `domain`: its entry in the settings file over the file's defaults. A name
+    with a benchmark set ("ipc2023/spanner") takes that set's entry where there is one, else the
+    entry of the bare domain name (the same domain may be spelt differently in two sets)."""
     path = settings_path() if path is None else Path(path)
     try:
         data = tomllib.loads(path.read_text())
@@ -95,7 +97,9 @@ def learning_settings(domain: str, path: Path | None = None) -> LearningSettings
     if unknown:
         raise InputError(f"unknown tables {sorted(unknown)} (known: default, domains)", path)
     settings = _apply(LearningSettings(), data.get("default", {}), path, "default")
-    return _apply(settings, data.get("domains", {}).get(domain, {}), path, f"domains.{domain}")
+    entries = data.get("domains", {})
+    name = domain if domain in entries else domain.rsplit("/", 1)[-1]
+    return _apply(settings, entries.get(name, {}), path, f"domains.{name}")
 
 
 def _apply(settings: LearningSettings, table: dict, path: Path, where: str) -> LearningSettings:
