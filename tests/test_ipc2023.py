@@ -105,10 +105,11 @@ def test_bench_ipc2023_prints_coverage_beside_the_competition_and_writes_its_fil
     out = tmp_path / "out"
     run = subprocess.run([sys.executable, "-m", "stratpol.cli", "bench", "ipc2023", "--benchmarks", str(benchmarks),
                           "--domains", "gripper", "--levels", "easy", "--methods", "rules", "lama-first",
-                          "--policies", str(policies), "--time-limit", "60", "--jobs", "2", "--out", str(out)],
+                          "--policies", str(policies), "--time-limit", "60", "--planner-time-limit", "30",
+                          "--jobs", "2", "--out", str(out)],
                          capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr
-    assert "limits per problem: 60 s, 8192 MiB" in run.stdout
+    assert "limits per problem: 60 s, 8192 MiB (lama-first: 30 s)" in run.stdout
     row = next(line for line in run.stdout.splitlines() if line.startswith("gripper"))
     # both solve both easy problems; the policy's plans are as long as LAMA's on gripper
     assert row.split()[1:6] == ["2", "2/-/-", "=", "2", "2/-/-"]
@@ -116,7 +117,9 @@ def test_bench_ipc2023_prints_coverage_beside_the_competition_and_writes_its_fil
     rows = (out / "coverage.csv").read_text().splitlines()
     assert rows[0] == "domain,method,level,solved,run,tests,mean_plan_length" and "gripper,rules,easy,2,2,2,8.0" in rows
     document = json.loads((out / "coverage.json").read_text())
-    assert document["limits"] == "60 s, 8192 MiB" and document["anchors"] == {}
+    assert document["limits"] == "60 s, 8192 MiB (lama-first: 30 s)" and document["anchors"] == {}
+    settings = {json.loads(line)["setting"].split(", ", 1)[1] for line in (out / "records.jsonl").open()}
+    assert settings == {"60 s, 8192 MiB", "30 s, 8192 MiB"}
 
 
 def test_the_table_sets_the_field_beside_ours():
@@ -148,3 +151,21 @@ def test_a_file_no_planner_could_read_is_one_line_naming_it(tmp_path):
     with pytest.raises(InputError) as error:
         domain_folder("gripper").domain.load_instance(broken)
     assert str(broken) in str(error.value) and len(str(error.value).splitlines()) == 1
+
+
+IPC_POLICIES = sorted((ROOT / "experiments" / "results" / "policies" / "ipc2023").glob("*.policy"))
+
+
+@pytest.mark.skipif(not IPC2023.is_dir(), reason="../shared/benchmarks/ipc2023 is not here")
+@pytest.mark.parametrize("policy", IPC_POLICIES, ids=lambda path: path.stem)
+def test_each_ipc_policy_solves_easy_test_problems_with_valid_plans(policy, tmp_path):
+    # the first two easy problems of the domain's published test set, the policy alone
+    benchmarks = tmp_path / "ipc2023"
+    easy = benchmarks / policy.stem / "testing" / "easy"
+    easy.mkdir(parents=True)
+    (benchmarks / policy.stem / "domain.pddl").symlink_to(IPC2023 / policy.stem / "domain.pddl")
+    for problem in sorted((IPC2023 / policy.stem / "testing" / "easy").glob("*.pddl"))[:2]:
+        (easy / problem.name).symlink_to(problem)
+    records = ipc2023_benchmark(benchmarks, tmp_path / "out", [policy.stem], methods=["rules"],
+                                policies=policy.parent, limits=Limits(120, 8192))
+    assert [r.outcome for r in records] == ["solved", "solved"]
