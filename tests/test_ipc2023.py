@@ -82,6 +82,10 @@ def test_an_interrupted_run_resumes_without_rerunning_finished_problems(benchmar
     changed = ipc2023_benchmark(benchmarks, out, ["gripper"], methods=["rules"], policies=policies,
                                 limits=Limits(900, 8192))
     assert len(changed) == 3 and len(read_records(log, ProblemRecord)) == 6
+    # a report runs nothing: the records of the setting asked for, none of another's
+    reported = ipc2023_benchmark(benchmarks, out, ["gripper"], methods=["rules", "sketch"], policies=policies,
+                                 limits=Limits(900, 8192), run=False)
+    assert reported == changed and len(read_records(log, ProblemRecord)) == 6
 
 
 def test_a_run_past_the_time_limit_is_stopped_and_counts_as_unsolved(benchmarks, policies, tmp_path):

@@ -617,7 +617,7 @@ def _bench_ipc2023(args: argparse.Namespace, progress: Progress) -> int:
     out = Path(args.out)
     records = ipc2023_benchmark(root, out, domains, args.levels, args.methods,
                                 Path(args.policies or "experiments/results/policies/ipc2023"), limits, args.jobs,
-                                progress)
+                                progress, run=not args.report)
     problems = published_problems(root, domains, args.levels)
     write_coverage(records, problems, args.methods, limits.describe(), out)
     print(render_coverage(records, problems, args.methods, limits.describe()))
@@ -821,6 +821,9 @@ def build_parser() -> argparse.ArgumentParser:
                        default=["rules", "sketch", "lama-first"],
                        help="ipc2023: the rule policy alone, followed as a sketch (IW(k), k <= 2, where no "
                             "successor is compatible), and LAMA-first (default: all three)")
+    bench.add_argument("--report", action="store_true",
+                       help="ipc2023: run nothing; the table and its files from the records there are (runs not "
+                            "recorded show as not run)")
     bench.add_argument("--out", default="experiments/results/ipc2023", metavar="DIR",
                        help="ipc2023: records.jsonl (resumed from), plans/, coverage.csv/.json/.png "
                             "(default: experiments/results/ipc2023)")

@@ -95,13 +95,13 @@ def published_problems(benchmarks: Path, domains: Sequence[str], levels: Sequenc
 
 def ipc2023_benchmark(benchmarks: Path, out: Path, domains: Sequence[str], levels: Sequence[str] = LEVELS,
                       methods: Sequence[str] = METHODS, policies: Path = Path("experiments/results/policies/ipc2023"),
-                      limits: Limits = Limits(), jobs: int = 1, progress: Callable[[str], None] = lambda line: None
-                      ) -> list[ProblemRecord]:
+                      limits: Limits = Limits(), jobs: int = 1, progress: Callable[[str], None] = lambda line: None,
+                      run: bool = True) -> list[ProblemRecord]:
     """Run each method on each test problem of `domains` and `levels` under `limits`, `jobs` at a
     time, appending each record to out/records.jsonl and each plan to out/plans/; problems with
-    a record of the same setting are not run again. The rule methods of a domain without a
-    policy file (policies/<domain>.policy) are left out with a progress line. Returns the records
-    of the problems asked for."""
+    a record of the same setting are not run again, and with `run` false none is. The rule
+    methods of a domain without a policy file (policies/<domain>.policy) are left out with a
+    progress line. Returns the records of the problems asked for."""
     problems = published_problems(benchmarks, domains, levels)
     log = Path(out) / "records.jsonl"
     done = {_key(r.method, r.domain, r.level, r.problem, r.setting): r for r in read_records(log, ProblemRecord)}
@@ -115,6 +115,8 @@ def ipc2023_benchmark(benchmarks: Path, out: Path, domains: Sequence[str], level
     records = [done[key] for key in (_key(m, p.domain, p.level, p.path.name, settings[m, p.domain]) for m, p in tasks)
                if key in done]
     to_run = [(m, p) for m, p in tasks if _key(m, p.domain, p.level, p.path.name, settings[m, p.domain]) not in done]
+    if not run:
+        return records
     if records:
         progress(f"{len(records)} of {len(tasks)} runs recorded in {log}; running the other {len(to_run)}")
 
