@@ -60,6 +60,19 @@ def test_a_rule_policy_solves_the_test_problems_and_its_plans_validate(benchmark
     assert all(lengths["rules", problem] == lengths["sketch", problem] for _, problem in lengths)
 
 
+def test_a_sketch_searches_where_the_policy_alone_has_no_successor(benchmarks, tmp_path):
+    # the golden policy without its drop rule: holding balls in the target room, no rule applies
+    policies = tmp_path / "policies"
+    policies.mkdir()
+    text = (DATA / "golden" / "gripper.policy").read_text()
+    (policies / "gripper.policy").write_text(text.replace("{m > 0} -> {m down}\n", ""))
+    records = ipc2023_benchmark(benchmarks, tmp_path / "out", ["gripper"], levels=["easy"],
+                                methods=["rules", "sketch"], policies=policies)
+    outcomes = {(r.method, r.problem): (r.outcome, r.max_width) for r in records}
+    assert outcomes[("rules", "p02.pddl")] == ("no successor", None)
+    assert outcomes[("sketch", "p02.pddl")][0] == "solved" and outcomes[("sketch", "p02.pddl")][1] >= 1
+
+
 def test_an_interrupted_run_resumes_without_rerunning_finished_problems(benchmarks, policies, tmp_path):
     out = tmp_path / "out"
     first = ipc2023_benchmark(benchmarks, out, ["gripper"], levels=["easy"], methods=["rules"], policies=policies)

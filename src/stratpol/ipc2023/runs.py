@@ -11,9 +11,10 @@ a fresh load of the problem.
 from __future__ import annotations
 
 import hashlib
+import shutil
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from stratpol.errors import InputError
@@ -120,29 +121,51 @@ def ipc2023_benchmark(benchmarks: Path, out: Path, domains: Sequence[str], level
     if records:
         progress(f"{len(records)} of {len(tasks)} runs recorded in {log}; running the other {len(to_run)}")
 
+    def plan_file(method: str, problem: Problem) -> Path:
+        return Path(out) / "plans" / method / problem.domain / problem.level / f"{problem.path.stem}.plan"
+
     def solve(task: tuple[str, Problem], seconds: float) -> dict:
         method, problem = task
-        plan_file = Path(out) / "plans" / method / problem.domain / problem.level / f"{problem.path.stem}.plan"
         policy = rule_policies.get(problem.domain)
         return _solve(method, loaded[problem.domain], problem.path, policy and policy[0], seconds, limits.memory_mb,
-                      plan_file)
+                      plan_file(method, problem))
 
-    for seconds in sorted({limits.seconds_for(method) for method, _ in to_run}):  # one time limit at a time
-        group = [task for task in to_run if limits.seconds_for(task[0]) == seconds]
+    def keep(record: ProblemRecord) -> None:
+        append_record(log, record)
+        records.append(record)
+        length = f" in {record.plan_length} steps" if record.solved else ""
+        progress(f"{record.method} {record.domain}/{record.level}/{record.problem}: {record.outcome}{length}, "
+                 f"{record.seconds:.1f} s, {record.peak_mb:.0f} MB ({len(records)}/{len(tasks)})")
+
+    # Sketch runs come last. A sketch follows the policy's own choices (the same seeded tie-breaks)
+    # up to the first state without a compatible successor, so where the policy alone solved a
+    # problem the sketch run is that run, width 0 at every decision: it is recorded, not repeated.
+    for sketch, seconds in sorted({(method == "sketch", limits.seconds_for(method)) for method, _ in to_run}):
+        group = [(m, p) for m, p in to_run if (m == "sketch") == sketch and limits.seconds_for(m) == seconds]
+        if sketch:
+            alone = {(r.domain, r.level, r.problem): r for r in records
+                     if r.method == "rules" and r.solved and r.setting == settings.get(("rules", r.domain))}
+            for method, problem in group:
+                ran = alone.get((problem.domain, problem.level, problem.path.name))
+                if ran is not None:
+                    shutil.copyfile(plan_file("rules", problem), _parent_made(plan_file(method, problem)))
+                    keep(replace(ran, method=method, setting=settings[method, problem.domain], max_width=0,
+                                 mean_width=0.0))
+            group = [(m, p) for m, p in group if (p.domain, p.level, p.path.name) not in alone]
         for outcome in run_under_limits(lambda i: solve(group[i], seconds), len(group), seconds, limits.memory_mb,
                                         jobs):
             method, problem = group[outcome.index]
             answer = outcome.value if outcome.ended == RETURNED else {"outcome": outcome.ended}
-            record = ProblemRecord(method, problem.domain, problem.level, problem.path.name, answer["outcome"],
-                                   answer.get("plan_length"), answer.get("seconds", outcome.seconds),
-                                   round(outcome.peak_mb, 1), settings[method, problem.domain],
-                                   answer.get("max_width"), answer.get("mean_width"))
-            append_record(log, record)
-            records.append(record)
-            length = f" in {record.plan_length} steps" if record.solved else ""
-            progress(f"{method} {problem.domain}/{problem.level}/{problem.path.name}: {record.outcome}{length}, "
-                     f"{record.seconds:.1f} s, {record.peak_mb:.0f} MB ({len(records)}/{len(tasks)})")
+            keep(ProblemRecord(method, problem.domain, problem.level, problem.path.name, answer["outcome"],
+                               answer.get("plan_length"), answer.get("seconds", outcome.seconds),
+                               round(outcome.peak_mb, 1), settings[method, problem.domain],
+                               answer.get("max_width"), answer.get("mean_width")))
     return records
+
+
+def _parent_made(path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path
 
 
 def _key(method: str, domain: str, level: str, problem: str, setting: str) -> tuple[str, ...]:
