@@ -105,7 +105,7 @@ def ipc2023_benchmark(benchmarks: Path, out: Path, domains: Sequence[str], level
     progress line. Returns the records of the problems asked for."""
     problems = published_problems(benchmarks, domains, levels)
     log = Path(out) / "records.jsonl"
-    done = {_key(r.method, r.domain, r.level, r.problem, r.setting): r for r in read_records(log, ProblemRecord)}
+    done = {(r.method, r.domain, r.level, r.problem, r.setting): r for r in read_records(log, ProblemRecord)}
     loaded = {name: Domain(Path(benchmarks) / name / "domain.pddl") for name in domains}
     rule_policies = {name: _policy(Path(policies), name, loaded[name], progress)
                      for name in domains if {"rules", "sketch"} & set(methods)}
@@ -113,9 +113,12 @@ def ipc2023_benchmark(benchmarks: Path, out: Path, domains: Sequence[str], level
                 for method in methods for name in domains}
     tasks = [(method, problem) for problem in problems for method in methods
              if (method == "lama-first" or rule_policies.get(problem.domain) is not None)]
-    records = [done[key] for key in (_key(m, p.domain, p.level, p.path.name, settings[m, p.domain]) for m, p in tasks)
-               if key in done]
-    to_run = [(m, p) for m, p in tasks if _key(m, p.domain, p.level, p.path.name, settings[m, p.domain]) not in done]
+
+    def key(method: str, problem: Problem) -> tuple[str, ...]:
+        return method, problem.domain, problem.level, problem.path.name, settings[method, problem.domain]
+
+    records = [done[key(m, p)] for m, p in tasks if key(m, p) in done]
+    to_run = [(m, p) for m, p in tasks if key(m, p) not in done]
     if not run:
         return records
     if records:
@@ -166,10 +169,6 @@ def ipc2023_benchmark(benchmarks: Path, out: Path, domains: Sequence[str], level
 def _parent_made(path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     return path
-
-
-def _key(method: str, domain: str, level: str, problem: str, setting: str) -> tuple[str, ...]:
-    return method, domain, level, problem, setting
 
 
 def _policy(folder: Path, name: str, domain: Domain, progress: Callable[[str], None]
