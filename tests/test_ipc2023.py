@@ -12,8 +12,8 @@ import pytest
 from helpers import DATA
 
 from stratpol.generation import domain_folder
-from stratpol.ipc2023.report import render_coverage
 from stratpol.ipc2023.anchors import LEVELS
+from stratpol.ipc2023.report import render_coverage
 from stratpol.ipc2023.runs import Limits, Problem, ProblemRecord, ipc2023_benchmark, validated
 from stratpol.planning import Domain
 from stratpol.planning.plans import read_plan
@@ -154,7 +154,7 @@ def test_the_published_files_load_as_they_are():
     # IPC 2023's blocksworld domain has no :typing, and its problems type their blocks `- object`
     domain = Domain(IPC2023 / "blocksworld" / "domain.pddl")
     assert ":typing" not in domain.text
-    problem = sorted((IPC2023 / "blocksworld" / "testing" / "easy").glob("*.pddl"))[0]
+    problem = min((IPC2023 / "blocksworld" / "testing" / "easy").glob("*.pddl"))
     assert "- object" in problem.read_text()
     instance = domain.load_instance(problem)
     assert len(instance.objects) == len(domain.problem_objects(problem)) > 0

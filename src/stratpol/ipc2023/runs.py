@@ -10,6 +10,7 @@ a fresh load of the problem.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import shutil
 import time
@@ -155,8 +156,8 @@ def ipc2023_benchmark(benchmarks: Path, out: Path, domains: Sequence[str], level
                     keep(replace(ran, method=method, setting=settings[method, problem.domain], max_width=0,
                                  mean_width=0.0))
             group = [(m, p) for m, p in group if (p.domain, p.level, p.path.name) not in alone]
-        for outcome in run_under_limits(lambda i: solve(group[i], seconds), len(group), seconds, limits.memory_mb,
-                                        jobs):
+        call = functools.partial(lambda i, batch, seconds: solve(batch[i], seconds), batch=group, seconds=seconds)
+        for outcome in run_under_limits(call, len(group), seconds, limits.memory_mb, jobs):
             method, problem = group[outcome.index]
             answer = outcome.value if outcome.ended == RETURNED else {"outcome": outcome.ended}
             keep(ProblemRecord(method, problem.domain, problem.level, problem.path.name, answer["outcome"],
