@@ -152,7 +152,8 @@ def ipc2023_benchmark(benchmarks: Path, out: Path, domains: Sequence[str], level
             for method, problem in group:
                 ran = alone.get((problem.domain, problem.level, problem.path.name))
                 if ran is not None:
-                    shutil.copyfile(plan_file("rules", problem), _parent_made(plan_file(method, problem)))
+                    if plan_file("rules", problem).is_file():  # plans are not kept in git; records are
+                        shutil.copyfile(plan_file("rules", problem), _parent_made(plan_file(method, problem)))
                     keep(replace(ran, method=method, setting=settings[method, problem.domain], max_width=0,
                                  mean_width=0.0))
             group = [(m, p) for m, p in group if (p.domain, p.level, p.path.name) not in alone]
@@ -210,7 +211,7 @@ def _solve(method: str, domain: Domain, problem: Path, policy: RulePolicy | None
     if method == "lama-first":
         result = run_fast_downward(instance, "lama-first", time_limit=remaining, memory_limit_mb=memory_mb,
                                    planner="lama-first")
-        plan, outcome = result.plan, "solved" if result.plan is not None else result.status.value
+        plan, outcome = result.plan, SOLVED if result.plan is not None else result.status.value
     else:
         ran = run(policy, instance, file_step_bound(instance), time_limit=remaining,
                   dead_end_time_limit=min(remaining, 1.0), sketch_width=SKETCH_WIDTH if method == "sketch" else 0)
