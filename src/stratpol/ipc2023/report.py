@@ -46,7 +46,7 @@ def common_plan_lengths(records: Sequence[ProblemRecord], domain: str, ours: str
     lengths = {}
     for r in records:
         if r.domain == domain and r.solved and r.method in (ours, theirs):
-            lengths.setdefault(r.problem, {})[r.method] = r.plan_length
+            lengths.setdefault((r.level, r.problem), {})[r.method] = r.plan_length
     both = [pair for pair in lengths.values() if len(pair) == 2]
     if not both:
         return None
@@ -64,25 +64,29 @@ def render_coverage(records: Sequence[ProblemRecord], problems: Sequence[Problem
     totals = dict.fromkeys(methods, 0)
     for domain in domains:
         tests = sum(p.domain == domain for p in problems)
+        per_level = {level: sum(p.domain == domain and p.level == level for p in problems) for level in LEVELS}
         cells = []
         for method in methods:
             c = coverage(records, method, domain)
             totals[method] += c.total
-            cells.append(_cell(c))
+            cells.append(_cell(c, per_level))
         lines.append(f"{domain:<12}{tests:>6}" + "".join(f"{cell:>16}" for cell in cells)
                      + f"{_lengths(records, domain, methods):>20}   {_anchors(domain)}")
     lines.append(f"{'all':<12}{len(problems):>6}" + "".join(f"{totals[m]:>16}" for m in methods))
-    lines.append("cells: solved easy/medium/hard = all (-: not run); plan length: the rule policy's mean "
+    lines.append("cells: solved easy/medium/hard = all (-: not run; *: some of the level's problems not run); "
+                 "plan length: the rule policy's mean "
                  "against LAMA-first's on the problems both solve; R-GNN: the Q-value paper's Omega_heu, "
                  "percent; best: the best coverage anyone reports")
     return "\n".join(lines)
 
 
-def _cell(c: Coverage) -> str:
+def _cell(c: Coverage, tests: dict[str, int]) -> str:
     if not sum(c.run.values()):
         return "-"
     width = f" w{c.max_width}" if c.max_width else ""
-    return "/".join(str(c.solved[level]) if c.run[level] else "-" for level in LEVELS) + f" = {c.total}{width}"
+    levels = [("-" if not c.run[level] else f"{c.solved[level]}" + ("*" if c.run[level] < tests[level] else ""))
+              for level in LEVELS]
+    return "/".join(levels) + f" = {c.total}{width}"
 
 
 def _lengths(records: Sequence[ProblemRecord], domain: str, methods: Sequence[str]) -> str:
