@@ -58,7 +58,7 @@ def render_coverage(records: Sequence[ProblemRecord], problems: Sequence[Problem
     """One row per domain: each method's solved problems easy/medium/hard and in all, the rule
     policy's mean plan length against LAMA-first's where both solve, and the field's numbers."""
     domains = list(dict.fromkeys(p.domain for p in problems))
-    header = f"{'domain':<12}{'tests':>6}" + "".join(f"{m:>16}" for m in methods)
+    header = f"{'domain':<12}{'tests':>6}" + "".join(f"{m:>18}" for m in methods)
     header += f"{'plan length':>20}   {'best competitor':<22}{'WL-GOOSE':>9}{'R-GNN':>7}{'best':>6}"
     lines = [f"IPC 2023 learning track, test problems; limits per problem: {limits}", header]
     totals = dict.fromkeys(methods, 0)
@@ -70,9 +70,9 @@ def render_coverage(records: Sequence[ProblemRecord], problems: Sequence[Problem
             c = coverage(records, method, domain)
             totals[method] += c.total
             cells.append(_cell(c, per_level))
-        lines.append(f"{domain:<12}{tests:>6}" + "".join(f"{cell:>16}" for cell in cells)
+        lines.append(f"{domain:<12}{tests:>6}" + "".join(f" {cell:>17}" for cell in cells)
                      + f"{_lengths(records, domain, methods):>20}   {_anchors(domain)}")
-    lines.append(f"{'all':<12}{len(problems):>6}" + "".join(f"{totals[m]:>16}" for m in methods))
+    lines.append(f"{'all':<12}{len(problems):>6}" + "".join(f"{totals[m]:>18}" for m in methods))
     lines.append("cells: solved easy/medium/hard = all (-: not run; *: some of the level's problems not run); "
                  "plan length: the rule policy's mean "
                  "against LAMA-first's on the problems both solve; R-GNN: the Q-value paper's Omega_heu, "
