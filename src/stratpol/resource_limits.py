@@ -115,8 +115,8 @@ def _start(function: Callable[[int], Any], index: int, memory_limit_mb: int | No
                 answer = (f"error: {type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}", None)
             with os.fdopen(writer, "wb") as out:
                 out.write(pickle.dumps(answer))
-        except BaseException:
-            status = 1
+        except BaseException:  # a SIGTERM's SystemExit, or an answer that would not pickle: whatever it
+            status = 1  # is, the child ends here and never returns into the parent's loop
         finally:
             os._exit(status)
     os.close(writer)
