@@ -173,6 +173,19 @@ def test_the_published_files_load_as_they_are():
     assert len(instance.objects) == len(domain.problem_objects(problem)) > 0
 
 
+def test_a_policy_of_another_domain_is_one_line_naming_its_file(benchmarks, tmp_path):
+    policies = tmp_path / "policies"
+    policies.mkdir()
+    (policies / "gripper.policy").write_text("# stratpol policy\nnumerical n0 = n_count(c_primitive(nosuch,0))\n\n"
+                                             "{} -> {n0 down}\n")
+    run = subprocess.run([sys.executable, "-m", "stratpol.cli", "bench", "ipc2023", "--benchmarks", str(benchmarks),
+                          "--domains", "gripper", "--methods", "rules", "--policies", str(policies),
+                          "--out", str(tmp_path / "out")], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2 and len(run.stderr.strip().splitlines()) == 1
+    assert "gripper.policy" in run.stderr and "undefined predicate 'nosuch'" in run.stderr
+    assert not (tmp_path / "out" / "records.jsonl").exists()
+
+
 def test_a_file_no_planner_could_read_is_one_line_naming_it(tmp_path):
     from stratpol.errors import InputError
 

@@ -613,6 +613,8 @@ def _bench_ipc2023(args: argparse.Namespace, progress: Progress) -> int:
     if not root.is_dir():
         raise InputError("benchmark folder not found", root)
     domains = args.domains or [d for d in DOMAINS if (root / d).is_dir()]
+    if not domains:
+        raise InputError(f"none of the IPC 2023 domains ({', '.join(DOMAINS)}) has a folder here", root)
     limits = Limits(args.time_limit or Limits.seconds, args.memory_limit, args.planner_time_limit)
     out = Path(args.out)
     records = ipc2023_benchmark(root, out, domains, args.levels, args.methods,

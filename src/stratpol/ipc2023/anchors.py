@@ -9,7 +9,6 @@ from dataclasses import dataclass
 DOMAINS = ("blocksworld", "childsnack", "ferry", "floortile", "miconic", "rovers", "satellite", "sokoban",
            "spanner", "transport")
 LEVELS = ("easy", "medium", "hard")
-COMPETITORS = ("GOFAI", "HUZAR", "FD-SMAC", "Muninn", "Vanir", "ASNets")
 
 
 @dataclass(frozen=True)

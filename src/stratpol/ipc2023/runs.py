@@ -175,7 +175,8 @@ def _parent_made(path: Path) -> Path:
 
 def _policy(folder: Path, name: str, domain: Domain, progress: Callable[[str], None]
             ) -> tuple[RulePolicy, str] | None:
-    """The domain's rule policy and its file's digest; None, with a progress line, without one."""
+    """The domain's rule policy and its file's digest; None, with a progress line, without one;
+    InputError naming the file where its features do not read in the domain's vocabulary."""
     from stratpol.features import Vocabulary
     from stratpol.policy.files import read_policy_file
 
@@ -184,7 +185,10 @@ def _policy(folder: Path, name: str, domain: Domain, progress: Callable[[str], N
         progress(f"{name}: no policy {path}; its rules and sketch runs are left out")
         return None
     vocabulary = Vocabulary(domain)
-    policy = RulePolicy(read_policy_file(path, vocabulary.factory), vocabulary, seed=0)
+    try:
+        policy = RulePolicy(read_policy_file(path, vocabulary.factory), vocabulary, seed=0)
+    except ValueError as error:
+        raise InputError(f"not a policy of {domain.path}: {error}", path) from None
     return policy, hashlib.sha256(path.read_bytes()).hexdigest()[:12]
 
 
