@@ -212,3 +212,29 @@ def test_each_ipc_policy_solves_easy_test_problems_with_valid_plans(policy, tmp_
     records = ipc2023_benchmark(benchmarks, tmp_path / "out", [policy.stem], methods=["rules"],
                                 policies=policy.parent, limits=Limits(120, 8192))
     assert [r.outcome for r in records] == ["solved", "solved"]
+
+
+@pytest.mark.skipif(not IPC2023.is_dir(), reason="../shared/benchmarks/ipc2023 is not here")
+def test_learn_takes_the_ipc_blocksworld_entry_and_its_policy_stacks_35_blocks(tmp_path):
+    # the entry [domains."ipc2023/blocksworld"]: the listed well-placed features, astar-lmcut's plans
+    blocksworld = IPC2023 / "blocksworld"
+    training = sorted((blocksworld / "training" / "easy").glob("p*.pddl"))[:20]
+    out = tmp_path / "blocksworld.policy"
+    learned = subprocess.run([sys.executable, "-m", "stratpol.cli", "learn", str(blocksworld / "domain.pddl"),
+                              "--instances", *map(str, training), "--out", str(out)],
+                             capture_output=True, text=True, timeout=600,
+                             env={**__import__("os").environ, "STRATPOL_CACHE": str(tmp_path / "cache")})
+    assert learned.returncode == 0, learned.stderr
+    assert "grammar blocksworld, teacher astar-lmcut" in learned.stderr
+    assert "# termination: 1-stratified" in learned.stdout
+    assert "# verified on all 20 training instances" in learned.stdout
+    # a medium test problem: 35 blocks, where the largest training file has 6
+    test = blocksworld / "testing" / "medium" / "p01.pddl"
+    run = subprocess.run([sys.executable, "-m", "stratpol.cli", "run", "--domain", str(blocksworld / "domain.pddl"),
+                          str(out), str(test)], capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0 and "solved in" in run.stdout, run.stderr
+    plan = tmp_path / "plan"
+    plan.write_text(run.stdout)
+    check = subprocess.run([sys.executable, "-m", "stratpol.cli", "validate", str(blocksworld / "domain.pddl"),
+                            str(test), str(plan)], capture_output=True, text=True, timeout=600)
+    assert check.returncode == 0, check.stdout + check.stderr
