@@ -4,6 +4,7 @@ validate, and the coverage table beside the competition's numbers."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -214,27 +215,30 @@ def test_each_ipc_policy_solves_easy_test_problems_with_valid_plans(policy, tmp_
     assert [r.outcome for r in records] == ["solved", "solved"]
 
 
+def stratpol(*args: object, cache: Path | None = None) -> subprocess.CompletedProcess:
+    """The CLI in a child process, with its own cache where `cache` is given."""
+    env = {**os.environ, "STRATPOL_CACHE": str(cache)} if cache is not None else None
+    return subprocess.run([sys.executable, "-m", "stratpol.cli", *map(str, args)],
+                          capture_output=True, text=True, timeout=600, env=env)
+
+
 @pytest.mark.skipif(not IPC2023.is_dir(), reason="../shared/benchmarks/ipc2023 is not here")
 def test_learn_takes_the_ipc_blocksworld_entry_and_its_policy_stacks_35_blocks(tmp_path):
     # the entry [domains."ipc2023/blocksworld"]: the listed well-placed features, astar-lmcut's plans
     blocksworld = IPC2023 / "blocksworld"
+    domain = blocksworld / "domain.pddl"
     training = sorted((blocksworld / "training" / "easy").glob("p*.pddl"))[:20]
     out = tmp_path / "blocksworld.policy"
-    learned = subprocess.run([sys.executable, "-m", "stratpol.cli", "learn", str(blocksworld / "domain.pddl"),
-                              "--instances", *map(str, training), "--out", str(out)],
-                             capture_output=True, text=True, timeout=600,
-                             env={**__import__("os").environ, "STRATPOL_CACHE": str(tmp_path / "cache")})
+    learned = stratpol("learn", domain, "--instances", *training, "--out", out, cache=tmp_path / "cache")
     assert learned.returncode == 0, learned.stderr
     assert "grammar blocksworld, teacher astar-lmcut" in learned.stderr
     assert "# termination: 1-stratified" in learned.stdout
     assert "# verified on all 20 training instances" in learned.stdout
     # a medium test problem: 35 blocks, where the largest training file has 6
     test = blocksworld / "testing" / "medium" / "p01.pddl"
-    run = subprocess.run([sys.executable, "-m", "stratpol.cli", "run", "--domain", str(blocksworld / "domain.pddl"),
-                          str(out), str(test)], capture_output=True, text=True, timeout=600)
+    run = stratpol("run", "--domain", domain, out, test)
     assert run.returncode == 0 and "solved in" in run.stdout, run.stderr
     plan = tmp_path / "plan"
     plan.write_text(run.stdout)
-    check = subprocess.run([sys.executable, "-m", "stratpol.cli", "validate", str(blocksworld / "domain.pddl"),
-                            str(test), str(plan)], capture_output=True, text=True, timeout=600)
+    check = stratpol("validate", domain, test, plan)
     assert check.returncode == 0, check.stdout + check.stderr
