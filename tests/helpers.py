@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 from stratpol.generation import domain_folder
 from stratpol.planning import Domain, Instance, State
 
 DATA = Path(__file__).parent / "data"
+
+
+def stratpol(*args: object, cache: Path | None = None, timeout: float = 600) -> subprocess.CompletedProcess:
+    """The `stratpol` command in a child process, as a user runs it; with its own plan and pool
+    cache where `cache` is given."""
+    env = {**os.environ, "STRATPOL_CACHE": str(cache)} if cache is not None else None
+    return subprocess.run([sys.executable, "-m", "stratpol.cli", *map(str, args)],
+                          check=False, capture_output=True, text=True, timeout=timeout, env=env)
 
 
 def gripper_instance(domain: Domain, balls: int) -> Instance:

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from helpers import stratpol
 
 from stratpol import __version__
 from stratpol.planning import Domain
@@ -16,11 +15,6 @@ from stratpol.provenance import path_hash
 
 ROOT = Path(__file__).resolve().parents[1]
 GRIPPER = ROOT / "domains" / "gripper"
-
-
-def stratpol(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "stratpol.cli", *map(str, args)],
-                          capture_output=True, text=True, timeout=120)
 
 
 @pytest.mark.parametrize("planner", ["siw", "gbfs", "lama-first"])
@@ -146,9 +140,7 @@ def test_check_prints_the_certificate_and_sieve(tmp_path):
 
 def test_learn_gripper_prints_a_certified_policy(tmp_path):
     out = tmp_path / "gripper.policy"
-    run = subprocess.run([sys.executable, "-m", "stratpol.cli", "learn", "gripper", "--out", str(out)],
-                         capture_output=True, text=True, timeout=600,
-                         env={**__import__("os").environ, "STRATPOL_CACHE": str(tmp_path / "cache")})
+    run = stratpol("learn", "gripper", "--out", out, cache=tmp_path / "cache")
     assert run.returncode == 0, run.stderr
     assert run.stdout.startswith("# stratpol policy")
     assert "# termination: 1-stratified" in run.stdout
@@ -161,9 +153,7 @@ def test_learn_gripper_prints_a_certified_policy(tmp_path):
 def test_learn_on_the_published_training_set_reproduces_its_table_1_row(tmp_path):
     # the domain file comes from the training set's folder, the settings from learning_settings.toml
     easy = ROOT.parent / "shared" / "benchmarks" / "gp2024" / "gripper" / "training" / "easy"
-    run = subprocess.run([sys.executable, "-m", "stratpol.cli", "learn", "gripper", "--instances", str(easy)],
-                         capture_output=True, text=True, timeout=600,
-                         env={**__import__("os").environ, "STRATPOL_CACHE": str(tmp_path / "cache")})
+    run = stratpol("learn", "gripper", "--instances", easy, cache=tmp_path / "cache")
     assert run.returncode == 0, run.stderr
     assert "teacher lapkt-siw+bfws, strategy S1" in run.stderr
     # the paper's row: |Q| 5, |S| 60, |F| 6,154, S1, 1/1, |X+| 19, |X-| 0, |H| 38, |G| 3, |r| 4

@@ -4,13 +4,10 @@ validate, and the coverage table beside the competition's numbers."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from helpers import DATA
+from helpers import DATA, stratpol
 
 from stratpol.generation import domain_folder
 from stratpol.ipc2023.anchors import LEVELS
@@ -121,11 +118,9 @@ def test_a_domain_without_a_policy_runs_only_the_planner(benchmarks, tmp_path):
 
 def test_bench_ipc2023_prints_coverage_beside_the_competition_and_writes_its_files(benchmarks, policies, tmp_path):
     out = tmp_path / "out"
-    run = subprocess.run([sys.executable, "-m", "stratpol.cli", "bench", "ipc2023", "--benchmarks", str(benchmarks),
-                          "--domains", "gripper", "--levels", "easy", "--methods", "rules", "lama-first",
-                          "--policies", str(policies), "--time-limit", "60", "--planner-time-limit", "30",
-                          "--jobs", "2", "--out", str(out)],
-                         capture_output=True, text=True, timeout=600)
+    run = stratpol("bench", "ipc2023", "--benchmarks", benchmarks, "--domains", "gripper", "--levels", "easy",
+                   "--methods", "rules", "lama-first", "--policies", policies, "--time-limit", "60",
+                   "--planner-time-limit", "30", "--jobs", "2", "--out", out)
     assert run.returncode == 0, run.stderr
     assert "limits per problem: 60 s, 8192 MiB (lama-first: 30 s)" in run.stdout
     row = next(line for line in run.stdout.splitlines() if line.startswith("gripper"))
@@ -179,9 +174,8 @@ def test_a_policy_of_another_domain_is_one_line_naming_its_file(benchmarks, tmp_
     policies.mkdir()
     (policies / "gripper.policy").write_text("# stratpol policy\nnumerical n0 = n_count(c_primitive(nosuch,0))\n\n"
                                              "{} -> {n0 down}\n")
-    run = subprocess.run([sys.executable, "-m", "stratpol.cli", "bench", "ipc2023", "--benchmarks", str(benchmarks),
-                          "--domains", "gripper", "--methods", "rules", "--policies", str(policies),
-                          "--out", str(tmp_path / "out")], capture_output=True, text=True, timeout=120)
+    run = stratpol("bench", "ipc2023", "--benchmarks", benchmarks, "--domains", "gripper", "--methods", "rules",
+                   "--policies", policies, "--out", tmp_path / "out", timeout=120)
     assert run.returncode == 2 and len(run.stderr.strip().splitlines()) == 1
     assert "gripper.policy" in run.stderr and "undefined predicate 'nosuch'" in run.stderr
     assert not (tmp_path / "out" / "records.jsonl").exists()
@@ -213,13 +207,6 @@ def test_each_ipc_policy_solves_easy_test_problems_with_valid_plans(policy, tmp_
     records = ipc2023_benchmark(benchmarks, tmp_path / "out", [policy.stem], methods=["rules"],
                                 policies=policy.parent, limits=Limits(120, 8192))
     assert [r.outcome for r in records] == ["solved", "solved"]
-
-
-def stratpol(*args: object, cache: Path | None = None) -> subprocess.CompletedProcess:
-    """The CLI in a child process, with its own cache where `cache` is given."""
-    env = {**os.environ, "STRATPOL_CACHE": str(cache)} if cache is not None else None
-    return subprocess.run([sys.executable, "-m", "stratpol.cli", *map(str, args)],
-                          capture_output=True, text=True, timeout=600, env=env)
 
 
 @pytest.mark.skipif(not IPC2023.is_dir(), reason="../shared/benchmarks/ipc2023 is not here")

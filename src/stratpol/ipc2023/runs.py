@@ -128,8 +128,8 @@ def ipc2023_benchmark(benchmarks: Path, out: Path, domains: Sequence[str], level
     def plan_file(method: str, problem: Problem) -> Path:
         return Path(out) / "plans" / method / problem.domain / problem.level / f"{problem.path.stem}.plan"
 
-    def solve(task: tuple[str, Problem], seconds: float) -> dict:
-        method, problem = task
+    def solve(batch: Sequence[tuple[str, Problem]], seconds: float, index: int) -> dict:
+        method, problem = batch[index]
         policy = rule_policies.get(problem.domain)
         return _solve(method, loaded[problem.domain], problem.path, policy and policy[0], seconds, limits.memory_mb,
                       plan_file(method, problem))
@@ -157,8 +157,8 @@ def ipc2023_benchmark(benchmarks: Path, out: Path, domains: Sequence[str], level
                     keep(replace(ran, method=method, setting=settings[method, problem.domain], max_width=0,
                                  mean_width=0.0))
             group = [(m, p) for m, p in group if (p.domain, p.level, p.path.name) not in alone]
-        call = functools.partial(lambda i, batch, seconds: solve(batch[i], seconds), batch=group, seconds=seconds)
-        for outcome in run_under_limits(call, len(group), seconds, limits.memory_mb, jobs):
+        for outcome in run_under_limits(functools.partial(solve, group, seconds), len(group), seconds,
+                                        limits.memory_mb, jobs):
             method, problem = group[outcome.index]
             answer = outcome.value if outcome.ended == RETURNED else {"outcome": outcome.ended}
             keep(ProblemRecord(method, problem.domain, problem.level, problem.path.name, answer["outcome"],
