@@ -58,3 +58,21 @@ numerical n1 = n_count(c_primitive(b,0))
     # the first rule may now change n1 either way (it changes n0, of lower rank, so it lies
     # outside n1's contexts); n0 must not become unknown in the second rule (n0 is rank 0)
     assert _rules(simplified) == ["{} -> {n0 down, n1?}", "{} -> {n1 down}"]
+
+
+def test_keep_raise_conditions_keeps_the_zero_a_raising_rule_was_learned_from():
+    # transport's pick-up: raise the loaded count n1 only where none is loaded; n0 falls on a drop
+    policy = parse_policy("""numerical n0 = n_count(c_primitive(a,0))
+numerical n1 = n_count(c_primitive(b,0))
+
+{n0 > 0, n1 = 0} -> {n1 up}
+{n0 > 0, n1 > 0} -> {n0 down, n1 down}
+""")
+    ranks = {"n0": FeatureRank(0), "n1": FeatureRank(1, ("n0",))}
+    plain = simplify_policy(policy, Certificate(ranks), 1, [])
+    kept = simplify_policy(policy, Certificate(ranks), 1, [], keep_raise_conditions=True)
+    assert _rules(plain)[0] == "{} -> {n1 up}"
+    # n0 > 0 goes (the rule does not raise n0), n1 = 0 stays; the falling rule loses both
+    assert _rules(kept) == ["{n1 = 0} -> {n1 up}", "{} -> {n0 down, n1?}"]
+    before, after = {"n0": 2, "n1": 1}, {"n0": 2, "n1": 2}  # a second load
+    assert plain.accepts(before, after) and not kept.accepts(before, after)

@@ -11,10 +11,11 @@ from stratpol.policy import Policy
 from stratpol.termination import check_certificate, stratification_certificate
 
 
-def genex_policy(examples: LearningExamples, result: GenexResult, lexicographic: bool, simplify: bool = True) -> Policy:
+def genex_policy(examples: LearningExamples, result: GenexResult, lexicographic: bool, simplify: bool = True,
+                 keep_raise_conditions: bool = False) -> Policy:
     """The projected policy of `result`, simplified (where asked) under the ranking GENEX chose:
     the order chosen, one feature to a rank, for `lexicographic_genex`; Def. 8 as written for
-    GENEX's chains, which guarantee it."""
+    GENEX's chains, which guarantee it. `keep_raise_conditions`: see `simplify_policy`."""
     policy = projected_policy(examples, result.features, result.ranks)
     if lexicographic:  # the order chosen, one feature to a rank: simplification may do the most
         certificate = choice_certificate(examples, policy, result.features, result.ranks, result.links)
@@ -28,4 +29,5 @@ def genex_policy(examples: LearningExamples, result: GenexResult, lexicographic:
         raise RuntimeError(f"GENEX returned a policy that is not stratified: {problems[0]}")
     if not simplify:
         return policy
-    return simplify_policy(policy, certificate, 1, transition_values(examples, policy, examples.bad.tolist()))
+    return simplify_policy(policy, certificate, 1, transition_values(examples, policy, examples.bad.tolist()),
+                           keep_raise_conditions)

@@ -50,6 +50,9 @@ class LearningSettings:
     instance_order: str = parameter("longest", "longest teacher plan first (the paper), or shortest first, so that "
                                     "the first policies are learned where there is little to memorise",
                                     choices=INSTANCE_ORDERS)
+    keep_raise_conditions: bool = parameter(False, "simplification keeps a rule's condition on a numerical feature "
+                                            "the rule raises: a rule learned only from steps that raise n from 0 "
+                                            "keeps n = 0 (a package picked up only when none is loaded)")
     symmetry: bool = parameter(False, "verify one state per renaming of interchangeable objects: same verdicts, "
                                "fewer states (instances with many interchangeable objects)")
     distinct_instances: bool = parameter(False, "learn and verify on one training instance per class of renamings "
@@ -68,6 +71,7 @@ class LearningSettings:
         extras += ", shortest plans first" if self.instance_order == "shortest" else ""
         extras += ", features ranked lexicographically" if self.ranking == "lexicographic" else ""
         extras += f", verification up to {self.verify_states:,} states" if self.verify_states != VERIFY_STATES else ""
+        extras += ", conditions on raised features kept" if self.keep_raise_conditions else ""
         extras += ", verification over renamings" if self.symmetry else ""
         extras += ", one instance per class of renamed instances" if self.distinct_instances else ""
         return (f"grammar {self.grammar}, teacher {self.teacher}, strategy {self.strategy}, "

@@ -20,13 +20,20 @@ from stratpol.termination.monotonicity import joint_context, may_decrease, may_i
 Transition = tuple[Mapping[str, int], Mapping[str, int]]
 
 
-def simplify_policy(policy: Policy, certificate: Certificate, k: int, bad: Sequence[Transition]) -> Policy:
+def simplify_policy(policy: Policy, certificate: Certificate, k: int, bad: Sequence[Transition],
+                    keep_raise_conditions: bool = False) -> Policy:
     """The simplified policy; `bad` are the X- transitions as feature values before and after.
 
     A step changes one rule, so it is checked on that rule alone: the rule must entail a change,
     mention only ranked features and accept no bad transition, and every ranked feature must stay
     monotone in each context of its G, kept as counts of the rules that may raise or lower it
-    there. The result is checked against the certificate once at the end."""
+    there. The result is checked against the certificate once at the end.
+
+    With `keep_raise_conditions`, a rule keeps its condition on a numerical feature it raises: the
+    projected rule says n = 0 only where every example step it covers raised n from 0, and
+    dropping it lets the rule raise n further, which no example did (transport: pick up a package
+    only when none is loaded, so that the loaded vehicle and the goal a distance joins belong
+    together). X- rarely holds such a step, so the plain simplification drops the condition."""
     kinds = policy.kinds
     features = {f.name: f for f in policy.features}
     ranked = certificate.ranks.keys()
@@ -75,6 +82,8 @@ def simplify_policy(policy: Policy, certificate: Certificate, k: int, bad: Seque
         conditions = sorted(rules[index].conditions, key=lambda c: kinds[c[0]] is Kind.BOOLEAN)
         for name, _ in conditions:
             rule = rules[index]
+            if keep_raise_conditions and rule.effect.get(name) is Change.UP:
+                continue
             try_replace(index, Rule.of({n: v for n, v in rule.conditions if n != name}, rule.effects))
     for index in range(len(rules)):
         for feature in by_rank:

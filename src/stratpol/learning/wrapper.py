@@ -232,7 +232,8 @@ def _inner_loop(examples: list[Example], subset: list[int], rows: FeatureRows, r
             failure = GenexFailure(tuple((kind, tuple(q.rows[r] for r in sources)) for kind, sources in result.pending))
             raise LearningFailure(f"GENEX: {failure.describe()}{_first_transition(failure, examples, rows)}")
         started = time.perf_counter()  # "simplification": the projected policy, its certificate and simplification
-        policy = genex_policy(q.examples, result, lexicographic, run.simplify)
+        policy = genex_policy(q.examples, result, lexicographic, run.simplify,
+                             keep_raise_conditions=run.settings.keep_raise_conditions)
         run.last_policy = dataclasses.replace(policy, domain=run.vocabulary.domain.name)
         statistics.add_time("simplification", started)
         progress(f"inner {statistics.inner_iterations}: {len(policy.features)} features, {len(policy.rules)} rules, "
