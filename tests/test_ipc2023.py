@@ -222,7 +222,7 @@ def test_learn_takes_the_ipc_transport_entry_and_its_policy_solves_a_hard_proble
     assert "# termination: 1-stratified" in learned.stdout
     assert "# verified on all 20 training instances" in learned.stdout
     # hard p01: 30 vehicles and 20 packages on 50 locations; the first 20 training files have at most
-    # 4 vehicles, 4 packages, 7 locations
+    # 3 vehicles, 4 packages, 7 locations
     test = transport / "testing" / "hard" / "p01.pddl"
     run = stratpol("run", "--domain", domain, out, test)
     assert run.returncode == 0 and "solved in" in run.stdout, run.stderr
