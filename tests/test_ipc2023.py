@@ -209,45 +209,40 @@ def test_each_ipc_policy_solves_easy_test_problems_with_valid_plans(policy, tmp_
     assert [r.outcome for r in records] == ["solved", "solved"]
 
 
+def _learn_with_the_entry_and_solve(tmp_path, name: str, test: str) -> str:
+    """Learn `name` with its IPC entry from the first 20 training files, check the policy's
+    certificate and verification, solve `testing/<test>.pddl` with it and validate the plan; the
+    learner's progress (stderr, its first line the settings) for the caller to check."""
+    folder = IPC2023 / name
+    domain = folder / "domain.pddl"
+    training = sorted((folder / "training" / "easy").glob("p*.pddl"))[:20]
+    out = tmp_path / f"{name}.policy"
+    learned = stratpol("learn", domain, "--instances", *training, "--out", out, cache=tmp_path / "cache")
+    assert learned.returncode == 0, learned.stderr
+    assert "# termination: 1-stratified" in learned.stdout
+    assert "# verified on all 20 training instances" in learned.stdout
+    problem = folder / "testing" / f"{test}.pddl"
+    run = stratpol("run", "--domain", domain, out, problem)
+    assert run.returncode == 0 and "solved in" in run.stdout, run.stderr
+    plan = tmp_path / "plan"
+    plan.write_text(run.stdout)
+    check = stratpol("validate", domain, problem, plan)
+    assert check.returncode == 0, check.stdout + check.stderr
+    return learned.stderr
+
+
 @pytest.mark.skipif(not IPC2023.is_dir(), reason="../shared/benchmarks/ipc2023 is not here")
 def test_learn_takes_the_ipc_transport_entry_and_its_policy_solves_a_hard_problem(tmp_path):
-    # the entry [domains."ipc2023/transport"]: listed distances, pick-up conditions kept
-    transport = IPC2023 / "transport"
-    domain = transport / "domain.pddl"
-    training = sorted((transport / "training" / "easy").glob("p*.pddl"))[:20]
-    out = tmp_path / "transport.policy"
-    learned = stratpol("learn", domain, "--instances", *training, "--out", out, cache=tmp_path / "cache")
-    assert learned.returncode == 0, learned.stderr
-    assert "grammar transport" in learned.stderr and "conditions on raised features kept" in learned.stderr
-    assert "# termination: 1-stratified" in learned.stdout
-    assert "# verified on all 20 training instances" in learned.stdout
-    # hard p01: 30 vehicles and 20 packages on 50 locations; the first 20 training files have at most
-    # 3 vehicles, 4 packages, 7 locations
-    test = transport / "testing" / "hard" / "p01.pddl"
-    run = stratpol("run", "--domain", domain, out, test)
-    assert run.returncode == 0 and "solved in" in run.stdout, run.stderr
-    plan = tmp_path / "plan"
-    plan.write_text(run.stdout)
-    check = stratpol("validate", domain, test, plan)
-    assert check.returncode == 0, check.stdout + check.stderr
+    # the entry [domains."ipc2023/transport"]: listed distances, pick-up conditions kept. Hard p01
+    # has 30 vehicles and 20 packages on 50 locations; the first 20 training files have at most 3
+    # vehicles, 4 packages, 7 locations
+    progress = _learn_with_the_entry_and_solve(tmp_path, "transport", "hard/p01")
+    assert "grammar transport" in progress and "conditions on raised features kept" in progress
 
 
+@pytest.mark.skipif(not IPC2023.is_dir(), reason="../shared/benchmarks/ipc2023 is not here")
 def test_learn_takes_the_ipc_blocksworld_entry_and_its_policy_stacks_35_blocks(tmp_path):
-    # the entry [domains."ipc2023/blocksworld"]: the listed well-placed features, astar-lmcut's plans
-    blocksworld = IPC2023 / "blocksworld"
-    domain = blocksworld / "domain.pddl"
-    training = sorted((blocksworld / "training" / "easy").glob("p*.pddl"))[:20]
-    out = tmp_path / "blocksworld.policy"
-    learned = stratpol("learn", domain, "--instances", *training, "--out", out, cache=tmp_path / "cache")
-    assert learned.returncode == 0, learned.stderr
-    assert "grammar blocksworld, teacher astar-lmcut" in learned.stderr
-    assert "# termination: 1-stratified" in learned.stdout
-    assert "# verified on all 20 training instances" in learned.stdout
-    # a medium test problem: 35 blocks, where the largest training file has 6
-    test = blocksworld / "testing" / "medium" / "p01.pddl"
-    run = stratpol("run", "--domain", domain, out, test)
-    assert run.returncode == 0 and "solved in" in run.stdout, run.stderr
-    plan = tmp_path / "plan"
-    plan.write_text(run.stdout)
-    check = stratpol("validate", domain, test, plan)
-    assert check.returncode == 0, check.stdout + check.stderr
+    # the entry [domains."ipc2023/blocksworld"]: the listed well-placed features, astar-lmcut's
+    # plans; medium p01 has 35 blocks, where the largest training file has 6
+    progress = _learn_with_the_entry_and_solve(tmp_path, "blocksworld", "medium/p01")
+    assert "grammar blocksworld, teacher astar-lmcut" in progress
