@@ -29,11 +29,12 @@ def simplify_policy(policy: Policy, certificate: Certificate, k: int, bad: Seque
     monotone in each context of its G, kept as counts of the rules that may raise or lower it
     there. The result is checked against the certificate once at the end.
 
-    With `keep_raise_conditions`, a rule keeps its condition on a numerical feature it raises: the
-    projected rule says n = 0 only where every example step it covers raised n from 0, and
-    dropping it lets the rule raise n further, which no example did (transport: pick up a package
-    only when none is loaded, so that the loaded vehicle and the goal a distance joins belong
-    together). X- rarely holds such a step, so the plain simplification drops the condition."""
+    With `keep_raise_conditions`, a rule keeps its condition (n = 0 or n > 0) on a numerical
+    feature n it raises. The projected rule copies the valuation of the example steps it covers:
+    n = 0 there means every such step raised n from 0, and dropping it lets the rule raise n
+    further, which no example did (transport: pick up a package only when none is loaded, so that
+    the loaded vehicle and the goal a distance joins belong together). X- rarely holds such a
+    step, so the plain simplification drops the condition."""
     kinds = policy.kinds
     features = {f.name: f for f in policy.features}
     ranked = certificate.ranks.keys()
