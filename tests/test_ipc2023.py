@@ -9,6 +9,10 @@ from pathlib import Path
 import pytest
 from helpers import DATA, stratpol
 
+from stratpol.features import Vocabulary
+from stratpol.features.grammar import load_grammar
+from stratpol.features.kind import Kind
+from stratpol.features.pool import parse_feature
 from stratpol.generation import domain_folder
 from stratpol.ipc2023.anchors import LEVELS
 from stratpol.ipc2023.report import render_coverage
@@ -207,6 +211,17 @@ def test_each_ipc_policy_solves_easy_test_problems_with_valid_plans(policy, tmp_
     records = ipc2023_benchmark(benchmarks, tmp_path / "out", [policy.stem], methods=["rules"],
                                 policies=policy.parent, limits=Limits(120, 8192))
     assert [r.outcome for r in records] == ["solved", "solved"]
+
+
+@pytest.mark.skipif(not IPC2023.is_dir(), reason="../shared/benchmarks/ipc2023 is not here")
+@pytest.mark.parametrize(("name", "complexities"), [("transport", [9, 15, 19]), ("floortile", [15, 16, 27, 20])])
+def test_the_listed_features_of_an_ipc_grammar_read_in_its_domain(name, complexities):
+    # floortile's grammar is in no entry, so nothing else reads it; the complexities are those the
+    # grammar files and experiments/README.md give
+    grammar = load_grammar(name)
+    vocabulary = Vocabulary(Domain(IPC2023 / name / "domain.pddl"))
+    features = [parse_feature(vocabulary, Kind.NUMERICAL, expression) for expression in grammar.features]
+    assert [f.complexity for f in features] == complexities
 
 
 def _learn_with_the_entry_and_solve(tmp_path, name: str, test: str) -> str:
