@@ -44,6 +44,10 @@ class GNNTraining:
     validate_every: int = parameter(1, "epochs between validations", at_least(1), "E")
     patience: int | None = parameter(None, "stop after this many validations without a better score", at_least(1),
                                      "P")
+    fixed_validation: int = parameter(0, "instances per size of a fixed validation set over the 3 sizes above the "
+                                      "largest training size (the scaling paper: 4); with it, the checkpoints "
+                                      "selected by fixed-set loss and fixed-set coverage are kept beside the "
+                                      "dynamic one (0: none)", at_least(0), "K")
 
     def __post_init__(self) -> None:
         validate(self)

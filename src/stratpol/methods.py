@@ -1,4 +1,6 @@
-"""The methods stratpol compares, by name: `rules`, `gnn-<value>`, `wl-<model>-<mode>`, `lama-first`.
+"""The methods stratpol compares, by name: `rules`, `gnn-<value>`, `wl-<model>-<mode>`, `lama-first`,
+and `gnn-<value>@<selection>`: the checkpoint that fixed-set loss or coverage selected in the same
+training run as `gnn-<value>`, whose checkpoint dynamic validation selects.
 
 One registry: a name gives the method's kind, how an experiment trains it into a folder, and how
 that folder (or, for a planner, nothing) becomes a policy. The neural entries import
@@ -31,6 +33,7 @@ class MethodKind(enum.Enum):
 
 
 GNN_VALUES = ("v", "q", "q-exp", "q-heu")  # V*, vanilla Q, Q with the explicit or the heuristic regulariser
+GNN_SELECTIONS = ("dynamic", "fixed-loss", "fixed-coverage")  # checkpoint selection; gnn-<value> is "dynamic"
 WL_MODELS = ("xgb", "lstm")
 WL_MODES = ("state", "delta")
 PLANNERS = ("lama-first",)
@@ -52,6 +55,12 @@ class Method:
     kind: MethodKind
     train: Trainer | None  # None: nothing to train (planners)
     load: Loader
+    trains: str | None = None  # the method whose trained artifact this one reads (None: its own)
+
+    @property
+    def artifact_method(self) -> str:
+        """The method that names the artifact: methods sharing one training share its folder."""
+        return self.trains or self.name
 
 
 def method(name: str) -> Method | None:
@@ -61,7 +70,10 @@ def method(name: str) -> Method | None:
     if name in PLANNERS:
         return Method(name, MethodKind.PLANNER, None, partial(_load_planner, name))
     if name.startswith("gnn-") and name[4:] in GNN_VALUES:
-        return Method(name, MethodKind.GNN, partial(_train_gnn, name[4:]), _load_gnn)
+        return Method(name, MethodKind.GNN, partial(_train_gnn, name[4:]), partial(_load_gnn, "dynamic"))
+    base, _, selection = name.partition("@")
+    if base.startswith("gnn-") and base[4:] in GNN_VALUES and selection in GNN_SELECTIONS[1:]:
+        return Method(name, MethodKind.GNN, partial(_train_gnn, base[4:]), partial(_load_gnn, selection), base)
     parts = name.split("-")
     if len(parts) == 3 and parts[0] == "wl" and parts[1] in WL_MODELS and parts[2] in WL_MODES:
         return Method(name, MethodKind.WL, partial(_train_wl, parts[1], parts[2]), _load_wl)
@@ -70,6 +82,7 @@ def method(name: str) -> Method | None:
 
 def method_names() -> list[str]:
     return ["rules", *(f"gnn-{v}" for v in GNN_VALUES),
+            *(f"gnn-{v}@{s}" for v in GNN_VALUES for s in GNN_SELECTIONS[1:]),
             *(f"wl-{m}-{d}" for m in WL_MODELS for d in WL_MODES), *PLANNERS]
 
 
@@ -147,11 +160,16 @@ def _train_gnn(value: str, config: ExperimentConfig, domain: str, seed: int, fol
                        force=True)  # the grid owns its folders
 
 
-def _load_gnn(config: ExperimentConfig, domain: str, seed: int, folder: Path | None) -> GeneralPolicy:
-    from stratpol.neural.policies import load_gnn_policy, set_cpu_threads
+def _load_gnn(selection: str, config: ExperimentConfig, domain: str, seed: int, folder: Path | None) -> GeneralPolicy:
+    from stratpol.neural.policies import is_checkpoint, load_gnn_policy, set_cpu_threads
+    from stratpol.neural.selection import selected_checkpoint
 
     set_cpu_threads(1)
-    return load_gnn_policy(folder, device="cpu")
+    checkpoint = selected_checkpoint(folder, selection)
+    if not is_checkpoint(checkpoint):
+        raise InputError(f"no checkpoint selected by {selection}: trained without a fixed validation set "
+                         f"(fixed_validation = 0)", folder)
+    return load_gnn_policy(checkpoint, device="cpu")
 
 
 def _train_wl(model: str, mode: str, config: ExperimentConfig, domain: str, seed: int, folder: Path,

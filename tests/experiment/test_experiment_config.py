@@ -54,6 +54,25 @@ def test_a_teacher_chain_is_a_teacher_and_a_wrong_planner_in_it_is_named(tmp_pat
 def test_every_known_method_has_a_kind():
     assert all(method(m) is not None and method(m).name == m for m in method_names())
     assert method("gnn-x") is None and method("wl-xgb-sideways") is None
+    assert method("gnn-v@fixed-loss").artifact_method == "gnn-v" and method("gnn-v").artifact_method == "gnn-v"
+    assert method("gnn-v@dynamic") is None and method("rules@fixed-loss") is None
+
+
+def test_a_domain_takes_its_own_largest_size_and_the_first_folder_with_its_policy(tmp_path):
+    for folder, domain in (("first", "ferry"), ("second", "ferry"), ("second", "gripper")):
+        (tmp_path / folder).mkdir(exist_ok=True)
+        (tmp_path / folder / f"{domain}.policy").write_text("")
+    text = VALID.replace("max_size = 12", "max_size = 12\nmax_sizes = { gripper = 40 }")
+    text += '[rules]\npolicies = ["first", "second"]\n'
+    config = load_config(_write(tmp_path, text))
+    assert config.evaluation.protocol_for("gripper").max_size == 40
+    assert config.evaluation.protocol_for("ferry").max_size == 12
+    assert config.rules.saved_policy("ferry") == (tmp_path / "first" / "ferry.policy").resolve()
+    assert config.rules.saved_policy("gripper") == (tmp_path / "second" / "gripper.policy").resolve()
+    with pytest.raises(InputError, match="no policy of blocksworld here .*rules.learn_missing"):
+        config.rules.saved_policy("blocksworld")
+    learning = load_config(_write(tmp_path, text + "learn_missing = true\n"))
+    assert learning.rules.saved_policy("blocksworld") is None
 
 
 @pytest.mark.parametrize(("change", "key"), [
@@ -68,6 +87,9 @@ def test_every_known_method_has_a_kind():
     (("epochs = 3", "epochs = 3.5"), "gnn.epochs: expected int, got float"),
     (("gripper = \"5:8\"", "gripper = \"8:5\""), "gnn.sizes.gripper: expected a size range"),
     (("gripper = 2", "gripper = \"two\""), "gnn.per_size.gripper: expected int"),
+    (("\"gnn-q-exp\"", "\"gnn-q-exp@fixed-loss\""), "methods: gnn-q-exp@fixed-loss needs a fixed validation set"),
+    (("max_size = 12", "max_size = 12\nmax_sizes = { ferry = 0 }"), "evaluation.max_sizes.ferry: must be positive"),
+    (("[gnn]", "[rules]\npolicies = [\"ipc\", 3]\n[gnn]"), "rules.policies: expected a folder or a list of folders"),
 ])
 def test_a_mistake_names_the_file_and_the_key(tmp_path, change, key):
     old, new = change

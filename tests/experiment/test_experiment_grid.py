@@ -240,3 +240,41 @@ def test_a_grid_evaluates_saved_policies_and_keys_them_by_content(tmp_path, cach
     assert (config.out / row.artifact / "policy.txt").read_text() == golden.read_text()
     (policies / "gripper-golden.policy").write_text(golden.read_text().replace("{m > 0} -> {m down}\n", ""))
     assert cell_fingerprint(load_config(config_file), Cell("gripper", "rules", 0)) != row.fingerprint
+
+
+def test_a_two_domain_grid_of_saved_policies_and_one_gnn_training_read_by_two_methods(tmp_path, cache):
+    # the shape of experiments/seeds.toml and validation.toml at toy budgets: rule policies from the
+    # first of several folders that has one, and gnn-v@fixed-coverage reading gnn-v's training run
+    policies = Path(__file__).resolve().parents[2] / "experiments" / "results" / "policies"
+    config_file = tmp_path / "seeds.toml"
+    config_file.write_text(f"""
+domains = ["gripper", "ferry"]
+methods = ["rules", "gnn-v", "gnn-v@fixed-coverage"]
+[evaluation]
+max_size = 5
+max_sizes = {{ gripper = 6 }}
+max_runs_per_size = 2
+[rules]
+policies = ["{policies / 'ipc2023'}", "{policies}"]
+[gnn]
+epochs = 2
+layers = 1
+hidden = 4
+batch_size = 8
+validate_every = 1
+validation_instances = 1
+validation_sizes = 1
+fixed_validation = 1
+sizes = {{ gripper = "5:6", ferry = "3:4" }}
+per_size = {{ gripper = 1, ferry = 1 }}
+""")
+    config = load_config(config_file)
+    rows = {(row.domain, row.method): row for row in run_experiment(config, jobs=2).grid.rows}
+    assert all(row.status == "ok" for row in rows.values()), rows
+    assert (rows["gripper", "rules"].scale, rows["ferry", "rules"].scale) == (6, 5)  # sizes 5-6 and 3-5
+    assert (config.out / rows["ferry", "rules"].artifact / "policy.txt").read_text() == \
+        (policies / "ipc2023" / "ferry.policy").read_text()
+    for domain in ("gripper", "ferry"):  # one training, two checkpoints
+        assert rows[domain, "gnn-v"].artifact == rows[domain, "gnn-v@fixed-coverage"].artifact
+        assert len(list((config.out / "artifacts" / domain).glob("gnn-v-s0-*/learned.json"))) == 1
+        assert rows[domain, "gnn-v"].evaluation != rows[domain, "gnn-v@fixed-coverage"].evaluation

@@ -131,3 +131,28 @@ def test_a_checkpoint_folder_of_other_settings_is_refused_before_any_work(tmp_pa
         train_on_generated("gripper", GNNTraining(value="q-exp", planner="astar-lmcut", per_size=1), model,
                            range(5, 6), cache_dir=tmp_path / "cache")
     assert (model / "gnn.json").read_text() == "{}" and not (tmp_path / "cache").exists()
+
+
+def test_one_run_keeps_the_checkpoints_fixed_set_loss_and_coverage_select(tmp_path):
+    # the scaling paper's comparison: the same training run, three selection criteria
+    from stratpol.neural.selection import fixed_validation_set, selected_checkpoint
+
+    trajectories = teacher_data("gripper", [5, 6], 1, planner_name="astar-lmcut", heuristics=False,
+                                cache_dir=tmp_path / "cache")
+    fixed_set = fixed_validation_set("gripper", 6, 1, 0, "astar-lmcut", 30, heuristics=False,
+                                     cache_dir=tmp_path / "cache")
+    assert [t.size for t in fixed_set] == [7, 8, 9]  # the three sizes above the largest training size
+    config = GNNTraining(value="v", epochs=4, hidden=4, layers=2, device="cpu", validation_instances=1,
+                         validation_sizes=1, validate_every=2, fixed_validation=1)
+    report = train_gnn("gripper", trajectories, config, tmp_path / "model", fixed_set=fixed_set)
+    fixed = [e.fixed for e in report.epochs if e.fixed is not None]
+    assert [e.epoch for e in report.epochs if e.fixed is not None] == [2, 4]
+    assert all(f.loss > 0 and 0 <= f.coverage <= 1 for f in fixed)
+    losses = {e.epoch: e.fixed.loss for e in report.epochs if e.fixed is not None}
+    assert report.selected["fixed-loss"] == min(losses, key=lambda epoch: (losses[epoch], epoch))
+    for criterion in ("fixed-loss", "fixed-coverage"):
+        meta = json.loads((selected_checkpoint(tmp_path / "model", criterion) / "gnn.json").read_text())
+        assert meta["training"]["selected_by"] == criterion
+        assert meta["training"]["epoch"] == report.selected[criterion]
+        load_gnn_policy(selected_checkpoint(tmp_path / "model", criterion), "cpu")
+    assert "fixed-loss selects epoch" in report.describe("gripper")

@@ -9,11 +9,13 @@ methods only.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import fcntl
 import json
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -74,18 +76,25 @@ def training_settings(config: ExperimentConfig, cell: Cell) -> dict:
         if key in changed:
             changed[key] = changed[key].get(cell.domain)
     if "policies" in changed:  # a saved policy: its content, wherever the folder lies
-        changed["policies"] = path_hash(config.rules.saved_policy(cell.domain))
+        saved = config.rules.saved_policy(cell.domain)
+        changed["policies"] = None if saved is None else path_hash(saved)
+        changed.pop("learn_missing", None)
     seed = {} if kind is MethodKind.PLANNER else {"seed": cell.seed}
-    return {"method": cell.method, "domain": cell.domain, **seed, **changed}
+    return {"method": method(cell.method).artifact_method, "domain": cell.domain, **seed, **changed}
 
 
 def cell_fingerprint(config: ExperimentConfig, cell: Cell) -> str:
-    return fingerprint(training_settings(config, cell), flat_settings(config.evaluation))
+    evaluation = flat_settings(config.evaluation)
+    if "max_sizes" in evaluation:  # only this domain's entry matters
+        evaluation["max_sizes"] = evaluation["max_sizes"].get(cell.domain)
+    return fingerprint({**training_settings(config, cell), "method": cell.method}, evaluation)
 
 
 def artifact_folder(config: ExperimentConfig, cell: Cell) -> Path:
+    """Where `cell`'s trained artifact lies: shared by the methods that read one training (gnn-v@fixed-loss
+    reads gnn-v's)."""
     key = fingerprint(training_settings(config, cell))
-    return config.out / "artifacts" / cell.domain / f"{cell.method}-s{cell.seed}-{key}"
+    return config.out / "artifacts" / cell.domain / f"{method(cell.method).artifact_method}-s{cell.seed}-{key}"
 
 
 def evaluation_folder(config: ExperimentConfig, cell: Cell) -> Path:
@@ -116,18 +125,32 @@ def _policy(config: ExperimentConfig, cell: Cell, report) -> tuple[GeneralPolicy
         return _named(entry.load(config, cell.domain, cell.seed, None), cell), None, None
     folder = artifact_folder(config, cell)
     learned = folder / LEARNED
-    if learned.is_file():
-        report(f"reusing {folder}")
-    else:
-        started = time.perf_counter()
-        try:
-            entry.train(config, cell.domain, cell.seed, folder, report)
-        except InputError as error:  # e.g. the teacher solved no training instance: one failed cell, not a failed grid
-            raise TrainingFailed(error.message) from None
-        write_text_atomically(learned, json.dumps({"seconds": time.perf_counter() - started,
-                                                   "settings": training_settings(config, cell)}, indent=1) + "\n")
+    with _training_lock(folder):  # cells that share an artifact train it once
+        if learned.is_file():
+            report(f"reusing {folder}")
+        else:
+            started = time.perf_counter()
+            try:
+                entry.train(config, cell.domain, cell.seed, folder, report)
+            except InputError as error:  # e.g. the teacher solved no training instance: one failed cell
+                raise TrainingFailed(error.message) from None
+            write_text_atomically(learned, json.dumps({"seconds": time.perf_counter() - started,
+                                                       "settings": training_settings(config, cell)}, indent=1) + "\n")
     seconds = json.loads(learned.read_text())["seconds"]
     return _named(entry.load(config, cell.domain, cell.seed, folder), cell), seconds, folder
+
+
+@contextlib.contextmanager
+def _training_lock(folder: Path) -> Iterator[None]:
+    """Hold an exclusive lock on `folder`'s training (a lock file beside it) while the block runs: a
+    second cell of the same artifact waits, then finds it trained."""
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    with open(folder.parent / f".{folder.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def _named(policy: GeneralPolicy, cell: Cell) -> GeneralPolicy:
@@ -139,7 +162,7 @@ def _scaling(config: ExperimentConfig, cell: Cell, policy: GeneralPolicy, row: C
     from stratpol.evaluation.plots import plot_scaling
     from stratpol.evaluation.scaling import scaling_evaluation
 
-    settings = dataclasses.replace(config.evaluation.protocol, seed=cell.seed, jobs=1)
+    settings = dataclasses.replace(config.evaluation.protocol_for(cell.domain), seed=cell.seed, jobs=1)
     out = evaluation_folder(config, cell)
     # a folder left by an older artifact of this cell (retrained since) starts afresh
     source = cell.method if row.artifact is None else path_hash(config.out / row.artifact)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, field, fields, is_dataclass
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -23,10 +23,15 @@ class EvaluationConfig:
     field names; seed and jobs come from the cell), and the runs on the IPC 2023 test sets."""
 
     protocol: ScalingSettings = GRID_PROTOCOL
+    max_sizes: dict[str, int] = field(default_factory=dict)  # domain -> its own largest size (the protocol's else)
     ipc_benchmarks: str | None = None  # folder of <domain>/{domain.pddl,testing/<level>/*.pddl}
     ipc_levels: tuple[str, ...] = ("easy",)
     ipc_instances: int = 10  # the first K files of each level
     ipc_time_limit: float = 60.0  # seconds per IPC test run
+
+    def protocol_for(self, domain: str) -> ScalingSettings:
+        """The scaling protocol of `domain`'s cells: the grid's, with the domain's own largest size."""
+        return replace(self.protocol, max_size=self.max_sizes.get(domain, self.protocol.max_size))
 
 
 GRID_LEARNING = LearningSettings(teacher="siw")  # grids: pymimir's SIW, in process
@@ -39,22 +44,24 @@ class RulesConfig:
 
     learning: LearningSettings = GRID_LEARNING
     time_limit: float | None = 900.0
-    # a folder of saved policies: a cell takes <domain>.policy (or the one <domain>-*.policy) there
-    # instead of learning, so that a grid evaluates committed policies
-    policies: str | None = None
+    # folders of saved policies: a cell takes <domain>.policy (or the one <domain>-*.policy) from the
+    # first folder that has one instead of learning, so that a grid evaluates committed policies
+    policies: tuple[str, ...] = ()
+    learn_missing: bool = False  # a domain with no saved policy is learned (else its cells are an error)
 
     def saved_policy(self, domain: str) -> Path | None:
-        """The saved policy a cell of `domain` evaluates, None when the grid learns its policies."""
-        if self.policies is None:
-            return None
-        folder = Path(self.policies)
-        named = folder / f"{domain}.policy"
-        if named.is_file():
-            return named
-        others = sorted(folder.glob(f"{domain}-*.policy"))
-        if len(others) != 1:
-            raise InputError(f"no policy of {domain} here ({domain}.policy, or one {domain}-*.policy)", folder)
-        return others[0]
+        """The saved policy a cell of `domain` evaluates, None when the grid learns it."""
+        for folder in map(Path, self.policies):
+            named = folder / f"{domain}.policy"
+            if named.is_file():
+                return named
+            others = sorted(folder.glob(f"{domain}-*.policy"))
+            if len(others) == 1:
+                return others[0]
+        if self.policies and not self.learn_missing:
+            raise InputError(f"no policy of {domain} here ({domain}.policy, or one {domain}-*.policy; "
+                             f"rules.learn_missing learns it)", Path(self.policies[0]))
+        return None
 
 
 @dataclass(frozen=True)
@@ -211,6 +218,9 @@ def load_config(path: Path | str, out: Path | str | None = None) -> ExperimentCo
     wl = _wl(top.table("wl"))
     planner = _planner(top.table("planner"))
     top.finish()
+    fixed = [name for name in methods if method(name).trains is not None]
+    if fixed and not gnn.training.fixed_validation:
+        top.fail("methods", f"{fixed[0]} needs a fixed validation set: set gnn.fixed_validation (the paper: 4)")
     config = ExperimentConfig(name, path, out_path, domains, methods, tuple(seeds), jobs, cluster, evaluation, rules,
                               gnn, wl, planner, exclude)
     _check_ipc_domains(config)
@@ -255,6 +265,7 @@ def _evaluation(table: _Reader, base: Path) -> EvaluationConfig:
             table.fail("ipc_benchmarks", f"folder not found: {ipc}")
     config = EvaluationConfig(
         protocol=table.parameters(GRID_PROTOCOL, exclude=("seed", "jobs")),
+        max_sizes=_positive_per_domain(table, "max_sizes"),
         ipc_benchmarks=ipc,
         ipc_levels=table.strings("ipc_levels", default.ipc_levels),
         ipc_instances=table.positive("ipc_instances", int, default.ipc_instances),
@@ -287,14 +298,26 @@ def _rules(table: _Reader, base: Path) -> RulesConfig:
         planner_chain(learning.teacher)  # "a+b" chains as `stratpol learn --planner` takes them
     except InputError:
         table.fail("teacher", f"unknown planner in {learning.teacher!r} (known: {', '.join(PLANNERS)})")
-    policies = table.get("policies", str, None)
-    if policies is not None:
-        policies = str((base / policies).resolve())
-        if not Path(policies).is_dir():
-            table.fail("policies", f"folder not found: {policies}")
-    config = RulesConfig(learning, table.positive("time_limit", float, default.time_limit), policies)
+    policies = table.get("policies", (str, list), [])
+    folders = [policies] if isinstance(policies, str) else policies
+    if not all(isinstance(folder, str) for folder in folders):
+        table.fail("policies", f"expected a folder or a list of folders, got {policies!r}")
+    folders = tuple(str((base / folder).resolve()) for folder in folders)
+    for folder in folders:
+        if not Path(folder).is_dir():
+            table.fail("policies", f"folder not found: {folder}")
+    config = RulesConfig(learning, table.positive("time_limit", float, default.time_limit), folders,
+                         table.get("learn_missing", bool, default.learn_missing))
     table.finish()
     return config
+
+
+def _positive_per_domain(table: _Reader, key: str) -> dict[str, int]:
+    values = table.per_domain(key, int)
+    for domain, value in values.items():
+        if value <= 0:
+            table.fail(f"{key}.{domain}", f"must be positive, not {value}")
+    return values
 
 
 def _sizes(table: _Reader) -> dict[str, str]:

@@ -2,7 +2,9 @@
 
 After every epoch (or every `validate_every`) the model runs as a policy on generated instances
 larger than the training ones (Algorithm 2 of the validation paper); the checkpoint with the best
-score is kept in the output folder, so an interrupted run leaves its best model behind.
+score is kept in the output folder, so an interrupted run leaves its best model behind. Given a fixed
+validation set, the same run also keeps the checkpoints that fixed-set loss and fixed-set coverage
+select (`stratpol.neural.selection`), so the three criteria differ only in the selection.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ from stratpol.neural.encoding import StateEncoder
 from stratpol.neural.losses import q_loss, regulariser_bounds, value_loss
 from stratpol.neural.policies import CHECKPOINT_FILES, GNNPolicy, pick_device, save_checkpoint
 from stratpol.neural.rgnn import RelationalGNN, RGNNConfig
+from stratpol.neural.selection import FIXED_SELECTIONS, FixedScores, fixed_coverage, fixed_validation_set, \
+    selected_checkpoint
 from stratpol.method_settings import GNNTraining
 from stratpol.provenance import Provenance, claim_folder
 
@@ -39,6 +43,7 @@ class EpochRecord:
     seconds: float
     validation: float | None = None
     coverage: dict[int, float] | None = None
+    fixed: FixedScores | None = None  # on the fixed validation set, when there is one
 
 
 @dataclass
@@ -52,6 +57,7 @@ class TrainingReport:
     epochs: list[EpochRecord] = field(default_factory=list)
     best_epoch: int | None = None
     best_score: float | None = None
+    selected: dict[str, int] = field(default_factory=dict)  # fixed-set criterion -> the epoch it selected
     seconds: float = 0.0
 
     @property
@@ -63,15 +69,18 @@ class TrainingReport:
         """Two lines: what it trained on, and how training went."""
         sizes = f" (sizes {min(self.sizes)}-{max(self.sizes)})" if self.sizes else ""
         best = "-" if self.best_score is None else f"{self.best_score:.2f} at epoch {self.best_epoch}"
+        fixed = "".join(f"; {criterion} selects epoch {epoch}" for criterion, epoch in self.selected.items())
         return (f"{domain} {self.value}: {self.instances} instances{sizes}, {self.examples:,} examples, "
                 f"{self.parameters:,} parameters, device {self.device}\n"
                 f"{len(self.epochs)} epochs in {self.seconds:.1f} s ({self.examples_per_second:,.0f} examples/s); "
-                f"best validation {best}")
+                f"best validation {best}{fixed}")
 
 
 def train_gnn(domain: str, trajectories: Sequence[TeacherTrajectory], config: GNNTraining, out: Path,
-              progress: Callable[[str], None] = lambda line: None) -> TrainingReport:
-    """Train on the labelled states of `trajectories`; the best model by validation lands in `out`."""
+              progress: Callable[[str], None] = lambda line: None,
+              fixed_set: Sequence[TeacherTrajectory] = ()) -> TrainingReport:
+    """Train on the labelled states of `trajectories`; the best model by dynamic validation lands in
+    `out`, and with a `fixed_set` the best by fixed-set loss and by fixed-set coverage beside it."""
     if not trajectories:
         raise ValueError("no teacher trajectories to train on")
     started = time.perf_counter()
@@ -87,6 +96,8 @@ def train_gnn(domain: str, trajectories: Sequence[TeacherTrajectory], config: GN
     report = TrainingReport(config.value, str(device), len(examples), sum(p.numel() for p in model.parameters()),
                             len(trajectories), sorted({t.size for t in trajectories}))
     start_size, bound = _validation_start(trajectories)
+    fixed_examples = _examples(fixed_set, config.value)
+    best_fixed: dict[str, FixedScores] = {}
     stale = 0
     for epoch in range(1, config.epochs + 1):
         epoch_started = time.perf_counter()
@@ -107,15 +118,23 @@ def train_gnn(domain: str, trajectories: Sequence[TeacherTrajectory], config: GN
                                         config.validation_instances, config.validation_tau,
                                         max_size=start_size + config.validation_sizes, seed=config.seed)
             record.validation, record.coverage = result.score, result.coverage
+            meta = {"config": asdict(config), "epoch": epoch, "training_sizes": report.sizes}
             if report.best_score is None or result.score > report.best_score:
                 report.best_epoch, report.best_score, stale = epoch, result.score, 0
-                save_checkpoint(out, model, folder.name, config.value,
-                                {"config": asdict(config), "epoch": epoch, "validation": result.score,
-                                 "training_sizes": report.sizes})
+                save_checkpoint(out, model, folder.name, config.value, {**meta, "validation": result.score})
             else:
                 stale += 1
+            if fixed_set:
+                record.fixed = _fixed_scores(model, encoder, fixed_set, fixed_examples, bound, config, device)
+                for criterion in FIXED_SELECTIONS:
+                    if record.fixed.better_than(best_fixed.get(criterion), criterion):
+                        best_fixed[criterion], report.selected[criterion] = record.fixed, epoch
+                        save_checkpoint(selected_checkpoint(out, criterion), model, folder.name, config.value,
+                                        {**meta, "selected_by": criterion, "fixed": asdict(record.fixed)})
         report.epochs.append(record)
         validation = "" if record.validation is None else f", validation {record.validation:.2f}"
+        if record.fixed is not None:
+            validation += f", fixed set: loss {record.fixed.loss:.3f}, coverage {record.fixed.coverage:.2f}"
         progress(f"epoch {epoch}/{config.epochs}: loss {record.loss:.3f}{validation} ({record.seconds:.1f} s)")
         if config.patience is not None and stale >= config.patience:
             progress(f"stopping: {stale} validations without improvement since epoch {report.best_epoch}")
@@ -146,7 +165,15 @@ def train_on_generated(domain: str, config: GNNTraining, out: Path, sizes: Seque
                                 heuristics=config.value == "q-heu", cache_dir=cache_dir, progress=progress)
     if not trajectories:
         raise InputError(f"{config.planner} solved no training instance of {domain} within {config.time_limit} s")
-    report = train_gnn(domain, trajectories, config, out, progress)
+    fixed_set = []
+    if config.fixed_validation:
+        fixed_set = fixed_validation_set(domain, max(t.size for t in trajectories), config.fixed_validation,
+                                         config.seed, config.planner, config.time_limit,
+                                         heuristics=config.value == "q-heu", cache_dir=cache_dir, progress=progress)
+        if not fixed_set:
+            raise InputError(f"{config.planner} solved no fixed validation instance of {domain} within "
+                             f"{config.time_limit} s")
+    report = train_gnn(domain, trajectories, config, out, progress, fixed_set)
     write_text_atomically(out / "training.json", json.dumps(
         {**asdict(report), "examples_per_second": report.examples_per_second}, indent=2) + "\n")
     return report
@@ -158,6 +185,19 @@ def _examples(trajectories: Sequence[TeacherTrajectory], value: str) -> list:
         return [(label.state, label.cost_to_go) for t in trajectories for label in t.labels] + \
                [(t.states[-1], 0.0) for t in trajectories]
     return [label for t in trajectories for label in t.labels]
+
+
+def _fixed_scores(model: RelationalGNN, encoder: StateEncoder, fixed_set: Sequence[TeacherTrajectory],
+                  examples: list, bound: int, config: GNNTraining, device: torch.device) -> FixedScores:
+    """The training loss over the fixed set's labelled states, and the share of its instances solved."""
+    model.eval()
+    total = 0.0
+    with torch.no_grad():
+        for first in range(0, len(examples), config.batch_size):
+            chunk = examples[first:first + config.batch_size]
+            total += _batch_loss(model, encoder, chunk, config, device).item() * len(chunk)
+    coverage = fixed_coverage(GNNPolicy(model, encoder, device=device), fixed_set, bound)
+    return FixedScores(total / len(examples), coverage)
 
 
 def _batch_loss(model: RelationalGNN, encoder: StateEncoder, chunk: list, config: GNNTraining,

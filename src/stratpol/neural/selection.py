@@ -1,0 +1,63 @@
+"""Checkpoint selection on a fixed validation set, the way prior work selected GNN policies.
+
+The scaling paper (seeds/000, Section 4) trains once and, after each epoch, selects by three criteria
+side by side: the loss on a fixed validation set, the coverage on that set, and dynamic validation.
+`train_gnn` does the dynamic one; this module holds the fixed set and its two criteria, whose best
+checkpoints land in `<model>/selected-by/<criterion>/`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from stratpol.evaluation import run
+from stratpol.generation import domain_folder
+from stratpol.generation.size_csp import size_exists
+from stratpol.methods import GNN_SELECTIONS
+from stratpol.neural.data import TeacherTrajectory, teacher_data
+
+FIXED_SELECTIONS = GNN_SELECTIONS[1:]  # beside "dynamic", the checkpoint in the model folder itself
+SELECTED = "selected-by"  # the subfolder of a model folder that holds one checkpoint per fixed criterion
+FIXED_SIZES = 3  # the paper's fixed sets cover the three sizes above the largest training size
+
+
+@dataclass(frozen=True)
+class FixedScores:
+    """A model's scores on the fixed validation set: mean loss, and the share of instances solved."""
+
+    loss: float
+    coverage: float
+
+    def better_than(self, other: FixedScores | None, criterion: str) -> bool:
+        """Strictly better by `criterion` (ties keep the earlier checkpoint, as dynamic validation does)."""
+        if other is None:
+            return True
+        return self.loss < other.loss if criterion == "fixed-loss" else self.coverage > other.coverage
+
+
+def selected_checkpoint(model: Path, criterion: str) -> Path:
+    """The folder of the checkpoint `criterion` selected in `model` ("dynamic": `model` itself)."""
+    return Path(model) if criterion == "dynamic" else Path(model) / SELECTED / criterion
+
+
+def fixed_validation_set(domain: str, largest_training_size: int, per_size: int, seed: int, planner_name: str,
+                         time_limit: float, heuristics: bool, cache_dir: Path | None = None,
+                         progress: Callable[[str], None] = lambda line: None) -> list[TeacherTrajectory]:
+    """`per_size` instances of each of the three sizes above the largest training size, with optimal
+    plans for the loss (instances the teacher does not solve are dropped, as in training)."""
+    folder = domain_folder(domain)
+    sizes = []
+    size = largest_training_size
+    while len(sizes) < FIXED_SIZES and size < largest_training_size + 100:
+        size += 1
+        if size_exists(folder.size_model, size):
+            sizes.append(size)
+    return teacher_data(domain, sizes, per_size, seed, planner_name, time_limit, heuristics, cache_dir, progress)
+
+
+def fixed_coverage(policy, trajectories: Sequence[TeacherTrajectory], plan_length_bound: int) -> float:
+    """The share of the fixed set's instances `policy` solves within the validation's step bound."""
+    solved = sum(run(policy, t.instance, plan_length_bound).solved for t in trajectories)
+    return solved / len(trajectories)
