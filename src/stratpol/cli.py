@@ -619,12 +619,40 @@ def _bench_ipc2023(args: argparse.Namespace, progress: Progress) -> int:
     out = Path(args.out)
     records = ipc2023_benchmark(root, out, domains, args.levels, args.methods,
                                 Path(args.policies or "experiments/results/policies/ipc2023"), limits, args.jobs,
-                                progress, run=not args.report)
+                                progress, run=not args.report, models=_grid_models(args, domains))
     problems = published_problems(root, domains, args.levels)
     write_coverage(records, problems, args.methods, limits.describe(), out)
     print(render_coverage(records, problems, args.methods, limits.describe()))
     print(f"records, plans, coverage.csv, coverage.json and coverage.png in {out}")
     return 0
+
+
+def _ipc_method(name: str) -> str:
+    """A method `bench ipc2023` runs: its own three, or a neural method of the experiment grids."""
+    from stratpol.methods import MethodKind, method
+
+    if name in ("rules", "sketch", "lama-first"):
+        return name
+    entry = method(name)
+    if entry is None or entry.kind not in (MethodKind.GNN, MethodKind.WL):
+        raise argparse.ArgumentTypeError(f"{name!r} is not rules, sketch, lama-first or a neural method "
+                                         f"(gnn-v, gnn-q-heu@fixed-loss, wl-xgb-delta, ...)")
+    return name
+
+
+def _grid_models(args: argparse.Namespace, domains: Sequence[str]) -> dict:
+    """(method, domain) -> the model folder `--grid`'s first seed trained, for the neural methods asked for."""
+    from pathlib import Path
+
+    neural = [m for m in args.methods if m not in ("rules", "sketch", "lama-first")]
+    if not neural:
+        return {}
+    if args.grid is None:
+        raise InputError(f"--methods {neural[0]} runs a model an experiment grid trained: name it with --grid CONFIG")
+    from stratpol.experiment import load_config
+    from stratpol.experiment.cells import trained_models
+
+    return trained_models(load_config(Path(args.grid)), neural, domains)
 
 
 def _printed_rows(render: Callable[[list], str]) -> Callable[[object], None]:
@@ -819,10 +847,14 @@ def build_parser() -> argparse.ArgumentParser:
                             "competition's 8,192)")
     bench.add_argument("--levels", nargs="+", choices=["easy", "medium", "hard"], default=["easy", "medium", "hard"],
                        help="ipc2023: which test levels (default: all three)")
-    bench.add_argument("--methods", nargs="+", choices=["rules", "sketch", "lama-first"],
+    bench.add_argument("--methods", nargs="+", metavar="METHOD", type=_ipc_method,
                        default=["rules", "sketch", "lama-first"],
                        help="ipc2023: the rule policy alone, followed as a sketch (IW(k), k <= 2, where no "
-                            "successor is compatible), and LAMA-first (default: all three)")
+                            "successor is compatible), LAMA-first (default: these three), and the neural "
+                            "methods an experiment grid trained (gnn-v, gnn-q-heu, wl-xgb-delta, ...; with --grid)")
+    bench.add_argument("--grid", metavar="CONFIG",
+                       help="ipc2023: the experiment config whose trained models the neural methods run (its "
+                            "first seed; a domain whose cell has not finished training is left out)")
     bench.add_argument("--report", action="store_true",
                        help="ipc2023: run nothing; the table and its files from the records there are (runs not "
                             "recorded show as not run)")

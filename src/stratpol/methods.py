@@ -45,6 +45,21 @@ Trainer = Callable[["ExperimentConfig", str, int, Path, Report], None]
 Loader = Callable[["ExperimentConfig", str, int, "Path | None"], "GeneralPolicy"]
 
 
+SELECTED = "selected-by"  # the subfolder of a GNN model folder with one checkpoint per fixed-set criterion
+
+
+def selected_checkpoint(model: Path, criterion: str) -> Path:
+    """The folder of the checkpoint `criterion` selected in the GNN model folder `model` ("dynamic":
+    `model` itself)."""
+    return Path(model) if criterion == "dynamic" else Path(model) / SELECTED / criterion
+
+
+def trained_model(name: str, artifact: Path) -> Path:
+    """The model folder that method `name` runs, in the artifact folder its training wrote."""
+    _, _, selection = name.partition("@")
+    return selected_checkpoint(artifact, selection) if selection else Path(artifact)
+
+
 class TrainingFailed(Exception):
     """A method produced no policy (learning failed, no teacher plan): the cell is recorded as failed."""
 
@@ -162,7 +177,6 @@ def _train_gnn(value: str, config: ExperimentConfig, domain: str, seed: int, fol
 
 def _load_gnn(selection: str, config: ExperimentConfig, domain: str, seed: int, folder: Path | None) -> GeneralPolicy:
     from stratpol.neural.policies import is_checkpoint, load_gnn_policy, set_cpu_threads
-    from stratpol.neural.selection import selected_checkpoint
 
     set_cpu_threads(1)
     checkpoint = selected_checkpoint(folder, selection)

@@ -278,3 +278,20 @@ per_size = {{ gripper = 1, ferry = 1 }}
         assert rows[domain, "gnn-v"].artifact == rows[domain, "gnn-v@fixed-coverage"].artifact
         assert len(list((config.out / "artifacts" / domain).glob("gnn-v-s0-*/learned.json"))) == 1
         assert rows[domain, "gnn-v"].evaluation != rows[domain, "gnn-v@fixed-coverage"].evaluation
+    # the IPC 2023 bench runs the grid's trained models on test problems, plans validated
+    benchmarks = tmp_path / "benchmarks"
+    easy = benchmarks / "gripper" / "testing" / "easy"
+    easy.mkdir(parents=True)
+    (benchmarks / "gripper" / "domain.pddl").write_text(domain_folder("gripper").domain_file.read_text())
+    for balls in (2, 3):
+        (easy / f"p0{balls}.pddl").write_text(domain_folder("gripper").generator(balls=balls))
+    out = tmp_path / "ipc"
+    assert main(["bench", "ipc2023", "--benchmarks", str(benchmarks), "--domains", "gripper", "--levels", "easy",
+                 "--methods", "gnn-v", "gnn-v@fixed-coverage", "--grid", str(config_file), "--time-limit", "60",
+                 "--out", str(out)]) == 0
+    records = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
+    assert sorted((r["method"], r["problem"]) for r in records) == [
+        ("gnn-v", "p02.pddl"), ("gnn-v", "p03.pddl"), ("gnn-v@fixed-coverage", "p02.pddl"),
+        ("gnn-v@fixed-coverage", "p03.pddl")]
+    assert all(r["setting"].startswith("model ") and not r["outcome"].startswith("invalid") for r in records)
+    assert main(["bench", "ipc2023", "--benchmarks", str(benchmarks), "--methods", "gnn-v", "--out", str(out)]) == 2

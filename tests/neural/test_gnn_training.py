@@ -135,7 +135,8 @@ def test_a_checkpoint_folder_of_other_settings_is_refused_before_any_work(tmp_pa
 
 def test_one_run_keeps_the_checkpoints_fixed_set_loss_and_coverage_select(tmp_path):
     # the scaling paper's comparison: the same training run, three selection criteria
-    from stratpol.neural.selection import fixed_validation_set, selected_checkpoint
+    from stratpol.methods import selected_checkpoint
+    from stratpol.neural.selection import fixed_validation_set
 
     trajectories = teacher_data("gripper", [5, 6], 1, planner_name="astar-lmcut", heuristics=False,
                                 cache_dir=tmp_path / "cache")

@@ -15,7 +15,7 @@ import fcntl
 import json
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,7 +24,7 @@ from stratpol.errors import InputError
 from stratpol.evaluation.policies import GeneralPolicy
 from stratpol.experiment.config import ExperimentConfig, flat_settings
 from stratpol.generation import domain_folder
-from stratpol.methods import MethodKind, TrainingFailed, method
+from stratpol.methods import MethodKind, TrainingFailed, method, trained_model
 from stratpol.provenance import fingerprint, path_hash
 from stratpol.records import append_record, read_records
 
@@ -99,6 +99,20 @@ def artifact_folder(config: ExperimentConfig, cell: Cell) -> Path:
 
 def evaluation_folder(config: ExperimentConfig, cell: Cell) -> Path:
     return config.out / "evaluations" / f"{cell.id}-{cell_fingerprint(config, cell)}"
+
+
+def trained_models(config: ExperimentConfig, methods: Sequence[str], domains: Sequence[str]) -> dict[tuple[str, str], Path]:
+    """(method, domain) -> the model folder its cell of the first seed trained, for the cells of
+    `config` whose training has finished."""
+    models = {}
+    for name in methods:
+        for domain in domains:
+            if domain not in config.domains or name not in config.methods:
+                continue
+            artifact = artifact_folder(config, Cell(domain, name, config.seeds[0]))
+            if (artifact / LEARNED).is_file():
+                models[name, domain] = trained_model(name, artifact)
+    return models
 
 
 def run_cell(config: ExperimentConfig, cell: Cell, progress: Callable[[str], None] | None = None) -> CellRow:

@@ -3,9 +3,10 @@ record per problem appended as it ends (so an interrupted run resumes where it s
 
 Methods: `rules`, a rule policy alone (no search beyond its own steps); `sketch`, the same policy
 followed as a sketch (IW(k), k <= 2, where no successor is compatible; the width is recorded);
-`lama-first`, Fast Downward's LAMA, first iteration. Every plan is written as an IPC plan file
-and counts only when `stratpol validate`'s check accepts it, read back from that file against
-a fresh load of the problem.
+`lama-first`, Fast Downward's LAMA, first iteration; and the neural methods of an experiment grid
+(`gnn-*`, `wl-*`), each a model the grid trained on the domain's generator. Every plan is written
+as an IPC plan file and counts only when `stratpol validate`'s check accepts it, read back from
+that file against a fresh load of the problem.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from stratpol.planning import Domain
 from stratpol.records import append_record, read_records
 from stratpol.resource_limits import RETURNED, run_under_limits
 
-METHODS = ("rules", "sketch", "lama-first")
+METHODS = ("rules", "sketch", "lama-first")  # the default; trained models add the neural methods
 SKETCH_WIDTH = 2  # as `bench testing` and the GENEX paper's Table 3
 SOLVED = "solved"
 
@@ -98,22 +99,25 @@ def published_problems(benchmarks: Path, domains: Sequence[str], levels: Sequenc
 def ipc2023_benchmark(benchmarks: Path, out: Path, domains: Sequence[str], levels: Sequence[str] = LEVELS,
                       methods: Sequence[str] = METHODS, policies: Path = Path("experiments/results/policies/ipc2023"),
                       limits: Limits = Limits(), jobs: int = 1, progress: Callable[[str], None] = lambda line: None,
-                      run: bool = True) -> list[ProblemRecord]:
+                      run: bool = True, models: dict[tuple[str, str], Path] | None = None) -> list[ProblemRecord]:
     """Run each method on each test problem of `domains` and `levels` under `limits`, `jobs` at a
     time, appending each record to out/records.jsonl and each plan to out/plans/; problems with
     a record of the same setting are not run again, and with `run` false none is. The rule
     methods of a domain without a policy file (policies/<domain>.policy) are left out with a
-    progress line. Returns the records of the problems asked for."""
+    progress line, as are the neural methods without a model in `models` ((method, domain) ->
+    the trained model's folder). Returns the records of the problems asked for."""
     problems = published_problems(benchmarks, domains, levels)
     log = Path(out) / "records.jsonl"
     done = {(r.method, r.domain, r.level, r.problem, r.setting): r for r in read_records(log, ProblemRecord)}
     loaded = {name: Domain(Path(benchmarks) / name / "domain.pddl") for name in domains}
     rule_policies = {name: _policy(Path(policies), name, loaded[name], progress)
                      for name in domains if {"rules", "sketch"} & set(methods)}
-    settings = {(method, name): _setting(method, limits, rule_policies.get(name))
+    models = _present_models(models or {}, methods, domains, progress)
+    settings = {(method, name): _setting(method, limits, rule_policies.get(name), models.get((method, name)))
                 for method in methods for name in domains}
     tasks = [(method, problem) for problem in problems for method in methods
-             if (method == "lama-first" or rule_policies.get(problem.domain) is not None)]
+             if method == "lama-first" or (method, problem.domain) in models
+             or method in ("rules", "sketch") and rule_policies.get(problem.domain) is not None]
 
     def key(method: str, problem: Problem) -> tuple[str, ...]:
         return method, problem.domain, problem.level, problem.path.name, settings[method, problem.domain]
@@ -131,8 +135,8 @@ def ipc2023_benchmark(benchmarks: Path, out: Path, domains: Sequence[str], level
     def solve(batch: Sequence[tuple[str, Problem]], seconds: float, index: int) -> dict:
         method, problem = batch[index]
         policy = rule_policies.get(problem.domain)
-        return _solve(method, loaded[problem.domain], problem.path, policy and policy[0], seconds, limits.memory_mb,
-                      plan_file(method, problem))
+        return _solve(method, loaded[problem.domain], problem, policy and policy[0], seconds, limits.memory_mb,
+                      plan_file(method, problem), models.get((method, problem.domain)))
 
     def keep(record: ProblemRecord) -> None:
         append_record(log, record)
@@ -192,24 +196,52 @@ def _policy(folder: Path, name: str, domain: Domain, progress: Callable[[str], N
     return policy, hashlib.sha256(path.read_bytes()).hexdigest()[:12]
 
 
-def _setting(method: str, limits: Limits, policy: tuple[RulePolicy, str] | None) -> str:
+def _present_models(models: dict[tuple[str, str], Path], methods: Sequence[str], domains: Sequence[str],
+                    progress: Callable[[str], None]) -> dict[tuple[str, str], Path]:
+    """The neural methods' models that are there; a progress line for each one that is not."""
+    present = {}
+    for method in methods:
+        if method in METHODS:
+            continue
+        for name in domains:
+            folder = models.get((method, name))
+            if folder is None or not Path(folder).is_dir():
+                progress(f"{name}: no trained {method} model{f' ({folder})' if folder else ''}; its runs are left out")
+            else:
+                present[method, name] = Path(folder)
+    return present
+
+
+def _setting(method: str, limits: Limits, policy: tuple[RulePolicy, str] | None, model: Path | None = None) -> str:
     if method == "lama-first":
         return f"lama-first, {limits.describe(method)}"
+    if method not in METHODS:
+        from stratpol.provenance import path_hash
+
+        return f"model {path_hash(model)[:12] if model else '-'}, {limits.describe(method)}"
     width = f", IW(k <= {SKETCH_WIDTH})" if method == "sketch" else ""
     return f"policy {policy[1] if policy else '-'}{width}, {limits.describe(method)}"
 
 
-def _solve(method: str, domain: Domain, problem: Path, policy: RulePolicy | None, seconds: float, memory_mb: int,
-           plan_file: Path) -> dict:
+def _solve(method: str, domain: Domain, problem: Problem, policy: RulePolicy | None, seconds: float, memory_mb: int,
+           plan_file: Path, model: Path | None = None) -> dict:
     """One run, in the child `run_under_limits` forked: solve, write the plan, validate it from
-    the file. The seconds count loading and solving, not the validation."""
+    the file. The seconds count loading and solving, not the validation. A neural model reads
+    the problem with the domain file it was trained on (the generator's, the same domain)."""
     from stratpol.evaluation import run
     from stratpol.evaluation.runner import file_step_bound
     from stratpol.planning.fast_downward import run_fast_downward
     from stratpol.planning.plans import write_plan
 
     started = time.monotonic()
-    instance = domain.load_instance(problem)
+    if model is not None:
+        from stratpol.generation import domain_folder
+        from stratpol.methods import load_trained
+
+        policy = load_trained(model, problem.domain)
+        instance = domain_folder(problem.domain).domain.load_instance(problem.path)
+    else:
+        instance = domain.load_instance(problem.path)
     remaining = max(1.0, seconds - (time.monotonic() - started))
     answer: dict = {}
     if method == "lama-first":
@@ -226,7 +258,7 @@ def _solve(method: str, domain: Domain, problem: Path, policy: RulePolicy | None
     if plan is None:
         return answer | {"outcome": outcome}
     write_plan(plan_file, plan)
-    check = validated(domain, problem, plan_file)
+    check = validated(domain, problem.path, plan_file)
     return answer | {"outcome": SOLVED if check is None else f"invalid plan: {check}", "plan_length": len(plan)}
 
 

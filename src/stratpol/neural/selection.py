@@ -3,7 +3,7 @@
 The scaling paper (seeds/000, Section 4) trains once and, after each epoch, selects by three criteria
 side by side: the loss on a fixed validation set, the coverage on that set, and dynamic validation.
 `train_gnn` does the dynamic one; this module holds the fixed set and its two criteria, whose best
-checkpoints land in `<model>/selected-by/<criterion>/`.
+checkpoints land in `<model>/selected-by/<criterion>/` (`stratpol.methods.selected_checkpoint`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from stratpol.methods import GNN_SELECTIONS
 from stratpol.neural.data import TeacherTrajectory, teacher_data
 
 FIXED_SELECTIONS = GNN_SELECTIONS[1:]  # beside "dynamic", the checkpoint in the model folder itself
-SELECTED = "selected-by"  # the subfolder of a model folder that holds one checkpoint per fixed criterion
 FIXED_SIZES = 3  # the paper's fixed sets cover the three sizes above the largest training size
 
 
@@ -35,11 +34,6 @@ class FixedScores:
         if other is None:
             return True
         return self.loss < other.loss if criterion == "fixed-loss" else self.coverage > other.coverage
-
-
-def selected_checkpoint(model: Path, criterion: str) -> Path:
-    """The folder of the checkpoint `criterion` selected in `model` ("dynamic": `model` itself)."""
-    return Path(model) if criterion == "dynamic" else Path(model) / SELECTED / criterion
 
 
 def fixed_validation_set(domain: str, largest_training_size: int, per_size: int, seed: int, planner_name: str,

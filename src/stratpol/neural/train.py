@@ -28,9 +28,9 @@ from stratpol.neural.encoding import StateEncoder
 from stratpol.neural.losses import q_loss, regulariser_bounds, value_loss
 from stratpol.neural.policies import CHECKPOINT_FILES, GNNPolicy, pick_device, save_checkpoint
 from stratpol.neural.rgnn import RelationalGNN, RGNNConfig
-from stratpol.neural.selection import FIXED_SELECTIONS, FixedScores, fixed_coverage, fixed_validation_set, \
-    selected_checkpoint
+from stratpol.neural.selection import FIXED_SELECTIONS, FixedScores, fixed_coverage, fixed_validation_set
 from stratpol.method_settings import GNNTraining
+from stratpol.methods import selected_checkpoint
 from stratpol.provenance import Provenance, claim_folder
 
 _REGULARISER = {"v": "none", "q": "none", "q-exp": "explicit", "q-heu": "heuristic"}
