@@ -261,3 +261,15 @@ def test_learn_takes_the_ipc_blocksworld_entry_and_its_policy_stacks_35_blocks(t
     # plans; medium p01 has 35 blocks, where the largest training file has 6
     progress = _learn_with_the_entry_and_solve(tmp_path, "blocksworld", "medium/p01")
     assert "grammar blocksworld, teacher astar-lmcut" in progress
+
+
+def test_neural_runs_stand_beside_the_q_value_papers_table_4():
+    from stratpol.ipc2023.report import render_q_paper
+
+    records = [ProblemRecord("gnn-q-heu", "ferry", "easy", "p01.pddl", "solved", 20, 1.0, 10.0, "s"),
+               ProblemRecord("gnn-q-heu", "ferry", "easy", "p02.pddl", "no successor", None, 1.0, 10.0, "s")]
+    problems = [Problem("ferry", "easy", Path(f"p0{n}.pddl")) for n in (1, 2)]
+    lines = render_q_paper(records, problems, ["rules", "gnn-q-heu"]).splitlines()
+    assert lines[1].split() == ["domain", "gnn-q-heu"]
+    assert lines[2].split() == ["ferry", "1/2", "(20)", "|", "67.8%", "(120)"]  # the paper: 67.8%, 119.6 steps
+    assert render_q_paper(records, problems, ["rules", "lama-first"]) == ""  # no R-GNN asked for

@@ -606,7 +606,7 @@ def _bench_ipc2023(args: argparse.Namespace, progress: Progress) -> int:
     from pathlib import Path
 
     from stratpol.ipc2023.anchors import DOMAINS
-    from stratpol.ipc2023.report import render_coverage, write_coverage
+    from stratpol.ipc2023.report import render_coverage, render_q_paper, write_coverage
     from stratpol.ipc2023.runs import Limits, ipc2023_benchmark, published_problems
 
     root = Path(args.benchmarks or "../shared/benchmarks/ipc2023")
@@ -623,6 +623,9 @@ def _bench_ipc2023(args: argparse.Namespace, progress: Progress) -> int:
     problems = published_problems(root, domains, args.levels)
     write_coverage(records, problems, args.methods, limits.describe(), out)
     print(render_coverage(records, problems, args.methods, limits.describe()))
+    beside = render_q_paper(records, problems, args.methods)
+    if beside:
+        print(beside)
     print(f"records, plans, coverage.csv, coverage.json and coverage.png in {out}")
     return 0
 

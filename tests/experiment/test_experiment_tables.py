@@ -21,8 +21,11 @@ def test_seeds_are_averaged_and_their_spread_shown():
     assert (v.sum_coverage_min, v.sum_coverage_max) == (19.0, 25.0)
     assert v.decision_ms == pytest.approx(15.0) and v.ipc_solved == 8 and v.ipc_total == 10
     table = markdown_table([v, rules]).splitlines()
-    assert table[2] == "| ferry | gnn-v | 25.0 | 22.00 (19.0-25.0) | - | 8.0/10 | - | - | 15.00 |"
-    assert table[3] == "| ferry | rules | 30 | 28.00 | - | 10/10 | - | - | - |"
+    # the seeds' published scores beside ours: ferry's V in the Q-value paper (Table 3) and in the
+    # scaling paper (Table 1, dynamic validation)
+    assert table[2] == ("| ferry | gnn-v | 25.0 | 22.00 (19.0-25.0) | - | 8.0/10 | - | - | 15.00 | "
+                        "Q-value paper 100 / 84.5; scaling paper 148 / 99.34 |")
+    assert table[3] == "| ferry | rules | 30 | 28.00 | - | 10/10 | - | - | - | - |"
 
 
 def test_a_failed_seed_counts_as_zero_and_is_named():
@@ -38,3 +41,11 @@ def test_the_bar_chart_draws_the_spread_over_seeds(tmp_path):
     rows = [_row("gnn-v", 0, 30, 25.0), _row("gnn-v", 1, 20, 19.0), _row("rules", 0, 30, 28.0)]
     written = write_plots([], summarise(rows), tmp_path)
     assert written == [tmp_path / "sumcov.png"] and written[0].stat().st_size > 0
+
+
+def test_the_published_scores_of_each_selection_criterion():
+    from stratpol.experiment.published import published
+
+    assert [p.describe() for p in published("transport", "gnn-v@fixed-loss")] == ["scaling paper 23 / 11.46"]
+    assert [p.describe() for p in published("floortile", "gnn-q-heu")] == ["Q-value paper 62 / 45.6"]
+    assert published("miconic", "gnn-v") == [] and published("ferry", "rules") == []

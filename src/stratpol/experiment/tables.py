@@ -10,6 +10,7 @@ from statistics import mean
 
 from stratpol.atomic import write_csv_atomically, write_text_atomically
 from stratpol.experiment.cells import CellRow
+from stratpol.experiment.published import published
 
 
 @dataclass
@@ -66,9 +67,10 @@ def _cell(value, digits: int = 1) -> str:
 
 
 def markdown_table(summaries: Sequence[Summary]) -> str:
-    """The headline table: one line per domain and method."""
-    lines = ["| domain | method | Scale | SumCov | plan length | IPC solved | IPC plan length | learn s | ms/decision |",
-             "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+    """The headline table: one line per domain and method, with the seeds' published scores beside."""
+    lines = ["| domain | method | Scale | SumCov | plan length | IPC solved | IPC plan length | learn s | ms/decision "
+             "| papers: Scale / SumCov |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"]
     for s in summaries:
         scale = _cell(s.scale, 1) if s.seeds > 1 else str(int(s.scale))
         if s.failed == s.seeds:
@@ -76,12 +78,13 @@ def markdown_table(summaries: Sequence[Summary]) -> str:
         elif s.failed:
             scale = f"{scale} ({s.failed}/{s.seeds} failed)"
         ipc = "-" if s.ipc_total is None else f"{_cell(s.ipc_solved, 1 if s.seeds > 1 else 0)}/{s.ipc_total}"
+        papers = "; ".join(p.describe() for p in published(s.domain, s.method)) or "-"
         sum_coverage = f"{s.sum_coverage:.2f}"
         if s.sum_coverage_min != s.sum_coverage_max:
             sum_coverage += f" ({s.sum_coverage_min:.1f}-{s.sum_coverage_max:.1f})"
         lines.append(f"| {s.domain} | {s.method} | {scale} | {sum_coverage} | {_cell(s.mean_plan_length)} | "
                      f"{ipc} | {_cell(s.ipc_mean_plan_length)} | {_cell(s.learn_seconds, 0)} | "
-                     f"{_cell(s.decision_ms, 2)} |")
+                     f"{_cell(s.decision_ms, 2)} | {papers} |")
     return "\n".join(lines) + "\n"
 
 

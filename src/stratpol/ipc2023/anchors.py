@@ -65,6 +65,15 @@ Q_PAPER_PERCENT = {
 }
 
 
+# The same table's average plan lengths (None where no plan was found).
+Q_PAPER_LENGTH = {
+    "blocksworld": (90.0, 233.1, 232.1, 288.7), "childsnack": (41.2, 41.4, 41.5, 41.8),
+    "ferry": (73.7, 119.6, 119.6, 150.3), "floortile": (None, 93.5, 109.3, 51.0), "rovers": (49.0, 66.2, 80.3, 171.0),
+    "satellite": (36.9, 71.2, 68.2, 104.4), "transport": (69.6, 91.3, 96.8, 70.7),
+}
+Q_PAPER_METHODS = ("gnn-v", "gnn-q-exp", "gnn-q-heu", "lama-first")  # our names for that table's columns
+
+
 def best_competitor(domain: str) -> Anchor:
     """The competitor of the competition with the highest coverage on `domain` (the first listed on a tie)."""
     return max(COMPETITION[domain], key=lambda anchor: anchor.solved)
