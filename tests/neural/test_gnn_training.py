@@ -10,9 +10,9 @@ import torch
 from stratpol.errors import InputError
 from stratpol.evaluation import run
 from stratpol.generation import domain_folder
+from stratpol.method_settings import GNNTraining
 from stratpol.neural.data import DEAD_END_VALUE, optimal_trajectory, teacher_data
 from stratpol.neural.policies import CHECKPOINT_FILES, GNNPolicy, load_gnn_policy, pick_device
-from stratpol.method_settings import GNNTraining
 from stratpol.neural.train import train_gnn, train_on_generated
 from stratpol.planning.plans import validate_plan
 from stratpol.provenance import Provenance, claim_folder

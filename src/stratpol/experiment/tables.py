@@ -68,8 +68,8 @@ def _cell(value, digits: int = 1) -> str:
 
 def markdown_table(summaries: Sequence[Summary]) -> str:
     """The headline table: one line per domain and method, with the seeds' published scores beside."""
-    lines = ["| domain | method | Scale | SumCov | plan length | IPC solved | IPC plan length | learn s | ms/decision "
-             "| papers: Scale / SumCov |",
+    lines = [("| domain | method | Scale | SumCov | plan length | IPC solved | IPC plan length | learn s | ms/decision "
+              "| papers: Scale / SumCov |"),
              "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"]
     for s in summaries:
         scale = _cell(s.scale, 1) if s.seeds > 1 else str(int(s.scale))

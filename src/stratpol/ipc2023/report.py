@@ -9,8 +9,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from stratpol.atomic import atomic_path, write_csv_atomically, write_text_atomically
-from stratpol.ipc2023.anchors import BEST_REPORTED, COMPETITION, LEVELS, Q_PAPER_LENGTH, Q_PAPER_METHODS, Q_PAPER_PERCENT, \
-    WL_GOOSE, best_competitor
+from stratpol.ipc2023.anchors import (
+    BEST_REPORTED,
+    COMPETITION,
+    LEVELS,
+    Q_PAPER_LENGTH,
+    Q_PAPER_METHODS,
+    Q_PAPER_PERCENT,
+    WL_GOOSE,
+    best_competitor,
+)
 from stratpol.ipc2023.runs import Problem, ProblemRecord
 
 
@@ -88,8 +96,8 @@ def render_q_paper(records: Sequence[ProblemRecord], problems: Sequence[Problem]
     domains = [d for d in dict.fromkeys(p.domain for p in problems) if d in Q_PAPER_PERCENT]
     if not shared or not domains or not any(m.startswith("gnn-") for m in shared):
         return ""
-    lines = ["Beside the Q-value paper's Table 4 (its R-GNNs: 30 layers, 3 seeds; ours as run here): "
-             "ours solved/run (mean plan length) | paper percent (mean plan length)",
+    lines = [("Beside the Q-value paper's Table 4 (its R-GNNs: 30 layers, 3 seeds; ours as run here): "
+              "ours solved/run (mean plan length) | paper percent (mean plan length)"),
              f"{'domain':<12}" + "".join(f"{m:>34}" for m in shared)]
     for domain in domains:
         cells = []
