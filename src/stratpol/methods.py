@@ -70,12 +70,12 @@ class Method:
     kind: MethodKind
     train: Trainer | None  # None: nothing to train (planners)
     load: Loader
-    trains: str | None = None  # the method whose trained artifact this one reads (None: its own)
+    trained_by: str | None = None  # the method whose training this one evaluates (None: its own)
 
     @property
     def artifact_method(self) -> str:
         """The method that names the artifact: methods sharing one training share its folder."""
-        return self.trains or self.name
+        return self.trained_by or self.name
 
 
 def method(name: str) -> Method | None:

@@ -218,7 +218,7 @@ def load_config(path: Path | str, out: Path | str | None = None) -> ExperimentCo
     wl = _wl(top.table("wl"))
     planner = _planner(top.table("planner"))
     top.finish()
-    fixed = [name for name in methods if method(name).trains is not None]
+    fixed = [name for name in methods if method(name).trained_by is not None]
     if fixed and not gnn.training.fixed_validation:
         top.fail("methods", f"{fixed[0]} needs a fixed validation set: set gnn.fixed_validation (the paper: 4)")
     config = ExperimentConfig(name, path, out_path, domains, methods, tuple(seeds), jobs, cluster, evaluation, rules,

@@ -130,7 +130,7 @@ def run_grid(config: ExperimentConfig, jobs: int | None = None, cluster: str | N
             rows[cell] = row
             result.reused.append(cell.id)
     # cells that read another method's training (gnn-v@fixed-loss) last: by then it is mostly trained
-    todo.sort(key=lambda cell: method(cell.method).trains is not None)
+    todo.sort(key=lambda cell: method(cell.method).trained_by is not None)
     progress(f"{len(grid)} cells: {len(rows)} finished before, {len(todo)} to run")
     report_status(progress, "cells", len(rows), len(grid))
     cluster = cluster if cluster is not None else config.cluster

@@ -1,10 +1,10 @@
 """The seeds' published Scale / SCov scores of R-GNN policies, which the grid tables print beside ours.
 
-Both papers judge with the scaling protocol on generated instances (sizes up to 100, visitall 1000;
-tau 0.3; step bound L + n): the Q-value paper (seeds/002, Table 3, R-GNN: V, vanilla Q, Q with
-Omega_exp and with Omega_heu; epsilon 0.1) and the scaling paper (seeds/000, Table 1: one V training
-per domain, the checkpoints that fixed-set loss, fixed-set coverage and dynamic validation select;
-epsilon 0.05). Our method names: gnn-v, gnn-q, gnn-q-exp, gnn-q-heu, gnn-v@fixed-loss,
+Both papers judge with the scaling protocol on generated instances (tau 0.3, zeta 2, step bound
+L + n): the Q-value paper (seeds/002, Table 3, R-GNN: V, vanilla Q, Q with Omega_exp and with
+Omega_heu; epsilon 0.1, L = 100, sizes up to 100, visitall 1000) and the scaling paper (seeds/000,
+Table 1: one V training per domain, the checkpoints that fixed-set loss, fixed-set coverage and
+dynamic validation select; epsilon 0.05, L per domain, no largest size). Our method names: gnn-v, gnn-q, gnn-q-exp, gnn-q-heu, gnn-v@fixed-loss,
 gnn-v@fixed-coverage (gnn-v is the dynamic-validation checkpoint in both).
 """
 
