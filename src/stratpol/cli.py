@@ -520,6 +520,15 @@ def _experiment(args: argparse.Namespace) -> int:
     config = load_config(args.config, out=args.out)
     if args.status:
         return _experiment_status(config, args.json)
+    if args.report:
+        from stratpol.experiment.grid import cells, finished_rows
+        from stratpol.experiment.tables import write_tables
+
+        rows = finished_rows(config)
+        write_tables(rows, config.out, config.name)
+        print((config.out / "summary.md").read_text(), end="")
+        print(f"{len(rows)} of {len(cells(config))} cells finished; tables and plots in {config.out}")
+        return 0
     try:
         with Progress() as progress:
             result = run_experiment(config, jobs=args.jobs, cluster=args.cluster, progress=progress)
@@ -831,6 +840,9 @@ def build_parser() -> argparse.ArgumentParser:
                                                          "results/<name> beside the config)")
     experiment.add_argument("--status", action="store_true",
                             help="print where each cell stands (finished, evaluating, trained, to run); run nothing")
+    experiment.add_argument("--report", action="store_true",
+                            help="run nothing; write the tables and plots of the cells finished so far (while the "
+                                 "grid runs elsewhere too)")
     experiment.add_argument("--json", action="store_true", help="with --status: print it as JSON")
     experiment.set_defaults(run=_experiment)
 

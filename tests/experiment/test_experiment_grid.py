@@ -224,6 +224,14 @@ def test_status_tells_each_cells_stage_without_running_it(local, tmp_path, capsy
     shutil.rmtree(out / "artifacts")
     assert status() == [["gripper.rules.s0", "to run"], ["gripper.lama-first.s0", "finished"]]
     assert not (out / "artifacts").exists()
+    # --report writes the tables and plots of the finished cells and runs nothing either
+    (out / "summary.md").unlink()
+    assert main(["experiment", str(config.path), "--out", str(out), "--report"]) == 0
+    printed = capsys.readouterr().out
+    assert "| gripper | lama-first | 6 |" in printed and "| gripper | rules |" not in printed
+    assert printed.splitlines()[-1].startswith("1 of 2 cells finished")
+    assert (out / "summary.md").is_file() and (out / "scaling-gripper.png").is_file()
+    assert not (out / "artifacts").exists()
 
 
 def test_a_grid_evaluates_saved_policies_and_keys_them_by_content(tmp_path, cache):

@@ -60,6 +60,11 @@ def finished_row(config: ExperimentConfig, cell: Cell) -> CellRow | None:
     return row if row.fingerprint == cell_fingerprint(config, cell) else None
 
 
+def finished_rows(config: ExperimentConfig) -> list[CellRow]:
+    """The saved rows of the cells of `config` computed with its current settings, in grid order."""
+    return [row for row in map(lambda cell: finished_row(config, cell), cells(config)) if row is not None]
+
+
 def save_row(config: ExperimentConfig, cell: Cell, row: CellRow) -> None:
     write_text_atomically(row_path(config, cell), json.dumps(asdict(row), indent=1) + "\n")
 
