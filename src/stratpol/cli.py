@@ -641,9 +641,10 @@ def _bench_ipc2023(args: argparse.Namespace, progress: Progress) -> int:
 
 def _ipc_method(name: str) -> str:
     """A method `bench ipc2023` runs: its own three, or a neural method of the experiment grids."""
+    from stratpol.ipc2023.runs import METHODS
     from stratpol.methods import MethodKind, method
 
-    if name in ("rules", "sketch", "lama-first"):
+    if name in METHODS:
         return name
     entry = method(name)
     if entry is None or entry.kind not in (MethodKind.GNN, MethodKind.WL):
@@ -656,7 +657,9 @@ def _grid_models(args: argparse.Namespace, domains: Sequence[str]) -> dict:
     """(method, domain) -> the model folder `--grid`'s first seed trained, for the neural methods asked for."""
     from pathlib import Path
 
-    neural = [m for m in args.methods if m not in ("rules", "sketch", "lama-first")]
+    from stratpol.ipc2023.runs import METHODS
+
+    neural = [m for m in args.methods if m not in METHODS]
     if not neural:
         return {}
     if args.grid is None:
