@@ -62,7 +62,7 @@ def finished_row(config: ExperimentConfig, cell: Cell) -> CellRow | None:
 
 def finished_rows(config: ExperimentConfig) -> list[CellRow]:
     """The saved rows of the cells of `config` computed with its current settings, in grid order."""
-    return [row for row in map(lambda cell: finished_row(config, cell), cells(config)) if row is not None]
+    return [row for row in (finished_row(config, cell) for cell in cells(config)) if row is not None]
 
 
 def save_row(config: ExperimentConfig, cell: Cell, row: CellRow) -> None:
