@@ -18,7 +18,7 @@ from stratpol.generation.size_csp import size_exists
 from stratpol.methods import GNN_SELECTIONS
 from stratpol.neural.data import TeacherTrajectory, teacher_data
 
-FIXED_SELECTIONS = GNN_SELECTIONS[1:]  # beside "dynamic", the checkpoint in the model folder itself
+FIXED_SELECTIONS = GNN_SELECTIONS[1:]  # the criteria besides "dynamic" (whose checkpoint is the model folder)
 FIXED_SIZES = 3  # the paper's fixed sets cover the three sizes above the largest training size
 
 
@@ -44,7 +44,7 @@ def fixed_validation_set(domain: str, largest_training_size: int, per_size: int,
     folder = domain_folder(domain)
     sizes = []
     size = largest_training_size
-    while len(sizes) < FIXED_SIZES and size < largest_training_size + 100:
+    while len(sizes) < FIXED_SIZES and size < largest_training_size + 100:  # generators may skip sizes
         size += 1
         if size_exists(folder.size_model, size):
             sizes.append(size)
