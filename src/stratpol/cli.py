@@ -661,6 +661,8 @@ def _grid_models(args: argparse.Namespace, domains: Sequence[str]) -> dict:
 
     neural = [m for m in args.methods if m not in METHODS]
     if not neural:
+        if args.grid is not None:
+            raise InputError("--grid names the models of neural methods, and --methods has none (gnn-v, ...)")
         return {}
     if args.grid is None:
         raise InputError(f"--methods {neural[0]} runs a model an experiment grid trained: name it with --grid CONFIG")

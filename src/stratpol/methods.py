@@ -33,7 +33,8 @@ class MethodKind(enum.Enum):
 
 
 GNN_VALUES = ("v", "q", "q-exp", "q-heu")  # V*, vanilla Q, Q with the explicit or the heuristic regulariser
-GNN_SELECTIONS = ("dynamic", "fixed-loss", "fixed-coverage")  # checkpoint selection; gnn-<value> is "dynamic"
+FIXED_SELECTIONS = ("fixed-loss", "fixed-coverage")  # checkpoints selected on a fixed validation set
+GNN_SELECTIONS = ("dynamic", *FIXED_SELECTIONS)  # checkpoint selection; gnn-<value> is "dynamic"
 WL_MODELS = ("xgb", "lstm")
 WL_MODES = ("state", "delta")
 PLANNERS = ("lama-first",)
@@ -54,12 +55,6 @@ def selected_checkpoint(model: Path, criterion: str) -> Path:
     return Path(model) if criterion == "dynamic" else Path(model) / SELECTED / criterion
 
 
-def trained_model(name: str, artifact: Path) -> Path:
-    """The model folder that method `name` runs, in the artifact folder its training wrote."""
-    _, _, selection = name.partition("@")
-    return selected_checkpoint(artifact, selection) if selection else Path(artifact)
-
-
 class TrainingFailed(Exception):
     """A method produced no policy (learning failed, no teacher plan): the cell is recorded as failed."""
 
@@ -71,11 +66,16 @@ class Method:
     train: Trainer | None  # None: nothing to train (planners)
     load: Loader
     trained_by: str | None = None  # the method whose training this one evaluates (None: its own)
+    selection: str = "dynamic"  # GNNs: the checkpoint of the training it runs
 
     @property
     def artifact_method(self) -> str:
         """The method that names the artifact: methods sharing one training share its folder."""
         return self.trained_by or self.name
+
+    def trained_model(self, artifact: Path) -> Path:
+        """The model folder this method runs, in the artifact folder its training wrote."""
+        return selected_checkpoint(artifact, self.selection) if self.kind is MethodKind.GNN else Path(artifact)
 
 
 def method(name: str) -> Method | None:
@@ -84,11 +84,10 @@ def method(name: str) -> Method | None:
         return Method(name, MethodKind.RULES, _train_rules, _load_rules)
     if name in PLANNERS:
         return Method(name, MethodKind.PLANNER, None, partial(_load_planner, name))
-    if name.startswith("gnn-") and name[4:] in GNN_VALUES:
-        return Method(name, MethodKind.GNN, partial(_train_gnn, name[4:]), partial(_load_gnn, "dynamic"))
     base, _, selection = name.partition("@")
-    if base.startswith("gnn-") and base[4:] in GNN_VALUES and selection in GNN_SELECTIONS[1:]:
-        return Method(name, MethodKind.GNN, partial(_train_gnn, base[4:]), partial(_load_gnn, selection), base)
+    if base.startswith("gnn-") and base[4:] in GNN_VALUES and selection in ("", *FIXED_SELECTIONS):
+        return Method(name, MethodKind.GNN, partial(_train_gnn, base[4:]), _load_gnn,
+                      base if selection else None, selection or "dynamic")
     parts = name.split("-")
     if len(parts) == 3 and parts[0] == "wl" and parts[1] in WL_MODELS and parts[2] in WL_MODES:
         return Method(name, MethodKind.WL, partial(_train_wl, parts[1], parts[2]), _load_wl)
@@ -97,7 +96,7 @@ def method(name: str) -> Method | None:
 
 def method_names() -> list[str]:
     return ["rules", *(f"gnn-{v}" for v in GNN_VALUES),
-            *(f"gnn-{v}@{s}" for v in GNN_VALUES for s in GNN_SELECTIONS[1:]),
+            *(f"gnn-{v}@{s}" for v in GNN_VALUES for s in FIXED_SELECTIONS),
             *(f"wl-{m}-{d}" for m in WL_MODELS for d in WL_MODES), *PLANNERS]
 
 
@@ -175,15 +174,14 @@ def _train_gnn(value: str, config: ExperimentConfig, domain: str, seed: int, fol
                        force=True)  # the grid owns its folders
 
 
-def _load_gnn(selection: str, config: ExperimentConfig, domain: str, seed: int, folder: Path | None) -> GeneralPolicy:
+def _load_gnn(config: ExperimentConfig, domain: str, seed: int, folder: Path | None) -> GeneralPolicy:
     from stratpol.neural.policies import is_checkpoint, load_gnn_policy, set_cpu_threads
 
     set_cpu_threads(1)
-    checkpoint = selected_checkpoint(folder, selection)
-    if not is_checkpoint(checkpoint):
-        raise InputError(f"no checkpoint selected by {selection}: trained without a fixed validation set "
-                         f"(fixed_validation = 0)", folder)
-    return load_gnn_policy(checkpoint, device="cpu")
+    if not is_checkpoint(folder):
+        raise InputError("no such checkpoint: the model was trained without a fixed validation set "
+                         "(fixed_validation = 0)", folder)
+    return load_gnn_policy(folder, device="cpu")
 
 
 def _train_wl(model: str, mode: str, config: ExperimentConfig, domain: str, seed: int, folder: Path,

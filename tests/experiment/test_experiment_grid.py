@@ -303,3 +303,5 @@ per_size = {{ gripper = 1, ferry = 1 }}
         ("gnn-v@fixed-coverage", "p03.pddl")]
     assert all(r["setting"].startswith("model ") and not r["outcome"].startswith("invalid") for r in records)
     assert main(["bench", "ipc2023", "--benchmarks", str(benchmarks), "--methods", "gnn-v", "--out", str(out)]) == 2
+    assert main(["bench", "ipc2023", "--benchmarks", str(benchmarks), "--methods", "rules", "--grid", str(config_file),
+                 "--out", str(out)]) == 2  # --grid without a neural method: one line, not ignored

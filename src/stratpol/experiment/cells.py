@@ -24,7 +24,7 @@ from stratpol.errors import InputError
 from stratpol.evaluation.policies import GeneralPolicy
 from stratpol.experiment.config import ExperimentConfig, flat_settings
 from stratpol.generation import domain_folder
-from stratpol.methods import MethodKind, TrainingFailed, method, trained_model
+from stratpol.methods import MethodKind, TrainingFailed, method
 from stratpol.provenance import fingerprint, path_hash
 from stratpol.records import append_record, read_records
 
@@ -71,10 +71,7 @@ def training_settings(config: ExperimentConfig, cell: Cell) -> dict:
     kind = method(cell.method).kind
     settings = {MethodKind.RULES: config.rules, MethodKind.GNN: config.gnn, MethodKind.WL: config.wl,
                 MethodKind.PLANNER: config.planner}[kind]
-    changed = flat_settings(settings)
-    for key in ("sizes", "per_size"):  # per-domain tables: only this domain's entry matters
-        if key in changed:
-            changed[key] = changed[key].get(cell.domain)
+    changed = _for_domain(flat_settings(settings), ("sizes", "per_size"), cell.domain)
     if "policies" in changed:  # a saved policy: its content, wherever the folder lies
         saved = config.rules.saved_policy(cell.domain)
         changed["policies"] = None if saved is None else path_hash(saved)
@@ -84,10 +81,14 @@ def training_settings(config: ExperimentConfig, cell: Cell) -> dict:
 
 
 def cell_fingerprint(config: ExperimentConfig, cell: Cell) -> str:
-    evaluation = flat_settings(config.evaluation)
-    if "max_sizes" in evaluation:  # only this domain's entry matters
-        evaluation["max_sizes"] = evaluation["max_sizes"].get(cell.domain)
+    evaluation = _for_domain(flat_settings(config.evaluation), ("max_sizes",), cell.domain)
     return fingerprint({**training_settings(config, cell), "method": cell.method}, evaluation)
+
+
+def _for_domain(settings: dict, per_domain: Sequence[str], domain: str) -> dict:
+    """`settings` with each per-domain table among `per_domain` cut to `domain`'s entry: only it
+    decides what the domain's cells produce."""
+    return {key: value.get(domain) if key in per_domain else value for key, value in settings.items()}
 
 
 def artifact_folder(config: ExperimentConfig, cell: Cell) -> Path:
@@ -111,7 +112,7 @@ def trained_models(config: ExperimentConfig, methods: Sequence[str], domains: Se
                 continue
             artifact = artifact_folder(config, Cell(domain, name, config.seeds[0]))
             if (artifact / LEARNED).is_file():
-                models[name, domain] = trained_model(name, artifact)
+                models[name, domain] = method(name).trained_model(artifact)
     return models
 
 
@@ -151,7 +152,7 @@ def _policy(config: ExperimentConfig, cell: Cell, report) -> tuple[GeneralPolicy
             write_text_atomically(learned, json.dumps({"seconds": time.perf_counter() - started,
                                                        "settings": training_settings(config, cell)}, indent=1) + "\n")
     seconds = json.loads(learned.read_text())["seconds"]
-    return _named(entry.load(config, cell.domain, cell.seed, folder), cell), seconds, folder
+    return _named(entry.load(config, cell.domain, cell.seed, entry.trained_model(folder)), cell), seconds, folder
 
 
 @contextlib.contextmanager

@@ -12,13 +12,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from stratpol.evaluation import run
+from stratpol.evaluation import GeneralPolicy, run
 from stratpol.generation import domain_folder
 from stratpol.generation.size_csp import size_exists
-from stratpol.methods import GNN_SELECTIONS
 from stratpol.neural.data import TeacherTrajectory, teacher_data
 
-FIXED_SELECTIONS = GNN_SELECTIONS[1:]  # the criteria besides "dynamic" (whose checkpoint is the model folder)
 FIXED_SIZES = 3  # the paper's fixed sets cover the three sizes above the largest training size
 
 
@@ -51,7 +49,7 @@ def fixed_validation_set(domain: str, largest_training_size: int, per_size: int,
     return teacher_data(domain, sizes, per_size, seed, planner_name, time_limit, heuristics, cache_dir, progress)
 
 
-def fixed_coverage(policy, trajectories: Sequence[TeacherTrajectory], plan_length_bound: int) -> float:
+def fixed_coverage(policy: GeneralPolicy, trajectories: Sequence[TeacherTrajectory], plan_length_bound: int) -> float:
     """The share of the fixed set's instances `policy` solves within the validation's step bound."""
     solved = sum(run(policy, t.instance, plan_length_bound).solved for t in trajectories)
     return solved / len(trajectories)

@@ -24,13 +24,13 @@ from stratpol.evaluation.scaling import dynamic_validation
 from stratpol.generation import domain_folder
 from stratpol.generation.size_csp import smallest_size
 from stratpol.method_settings import GNNTraining
-from stratpol.methods import selected_checkpoint
+from stratpol.methods import FIXED_SELECTIONS, selected_checkpoint
 from stratpol.neural.data import TeacherTrajectory, teacher_data
 from stratpol.neural.encoding import StateEncoder
 from stratpol.neural.losses import q_loss, regulariser_bounds, value_loss
 from stratpol.neural.policies import CHECKPOINT_FILES, GNNPolicy, pick_device, save_checkpoint
 from stratpol.neural.rgnn import RelationalGNN, RGNNConfig
-from stratpol.neural.selection import FIXED_SELECTIONS, FixedScores, fixed_coverage, fixed_validation_set
+from stratpol.neural.selection import FixedScores, fixed_coverage, fixed_validation_set
 from stratpol.provenance import Provenance, claim_folder
 
 _REGULARISER = {"v": "none", "q": "none", "q-exp": "explicit", "q-heu": "heuristic"}
