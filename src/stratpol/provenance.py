@@ -97,7 +97,7 @@ def claim_folder(out: Path, provenance: Provenance, results: tuple[str, ...], fo
     what differs, or with `force` emptied of them so that the work starts afresh."""
     found = [out / name for name in (*results, PROVENANCE) if (out / name).exists()]
     if found:
-        recorded = _recorded(out)
+        recorded = recorded_provenance(out)
         if recorded is None or recorded.fingerprint != provenance.fingerprint:
             if not force:
                 why = "no record of what produced it" if recorded is None else \
@@ -109,7 +109,8 @@ def claim_folder(out: Path, provenance: Provenance, results: tuple[str, ...], fo
     write_text_atomically(out / PROVENANCE, json.dumps(provenance.to_json(), indent=1) + "\n")
 
 
-def _recorded(out: Path) -> Provenance | None:
+def recorded_provenance(out: Path) -> Provenance | None:
+    """What produced the results in `out`, as its provenance.json says (None: no readable record)."""
     try:
         return Provenance.from_json(json.loads((out / PROVENANCE).read_text()))
     except (OSError, ValueError, KeyError, TypeError):

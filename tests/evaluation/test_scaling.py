@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from pathlib import Path
@@ -81,6 +82,38 @@ def test_parallel_runs_give_the_same_result(gripper_policy, tmp_path):
     one = scaling_evaluation(policy, folder, settings)
     two = scaling_evaluation(policy, folder, ScalingSettings(plan_length_bound=5, max_size=8, epsilon=0.2, jobs=2))
     assert [(m.size, m.runs, m.coverage) for m in one.sizes] == [(m.size, m.runs, m.coverage) for m in two.sizes]
+
+
+def test_a_size_takes_its_minimum_of_runs_before_its_time_budget_ends_it(gripper_policy):
+    folder, policy = gripper_policy
+    hurried = ScalingSettings(max_size=7, seconds_per_size=1e-9)
+    assert [m.runs for m in scaling_evaluation(policy, folder, hurried).sizes] == [1, 1, 1]
+    patient = dataclasses.replace(hurried, min_runs_per_size=4)
+    assert [m.runs for m in scaling_evaluation(policy, folder, patient).sizes] == [4, 4, 4]
+
+
+def test_another_stop_rule_takes_over_the_runs_of_the_same_draws(gripper_policy, tmp_path):
+    folder, policy = gripper_policy
+    few = ScalingSettings(max_size=6, max_runs_per_size=3)
+    scaling_evaluation(policy, folder, few, out=tmp_path / "few", source="golden")
+    earlier = (tmp_path / "few" / "runs.jsonl").read_text().splitlines()
+    lines: list[str] = []
+    more = dataclasses.replace(few, max_runs_per_size=5)
+    result = scaling_evaluation(policy, folder, more, out=tmp_path / "more", source="golden",
+                                earlier=tmp_path / "few", progress=lines.append)
+    runs = (tmp_path / "more" / "runs.jsonl").read_text().splitlines()
+    assert runs[:len(earlier)] == earlier and len(runs) == 10 and [m.runs for m in result.sizes] == [5, 5]
+    assert f"took over 6 runs of {tmp_path / 'few'}" in lines
+    # another step bound draws the same instances but runs them otherwise: nothing is taken over
+    lines.clear()
+    shorter = dataclasses.replace(more, plan_length_bound=5)
+    scaling_evaluation(policy, folder, shorter, out=tmp_path / "shorter", source="golden", earlier=tmp_path / "few",
+                       progress=lines.append)
+    assert not any("took over" in line for line in lines)
+    # and so does another policy
+    scaling_evaluation(policy, folder, more, out=tmp_path / "other", source="other", earlier=tmp_path / "few",
+                       progress=lines.append)
+    assert not any("took over" in line for line in lines)
 
 
 def test_dynamic_validation(gripper_policy):

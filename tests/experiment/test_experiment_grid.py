@@ -6,6 +6,7 @@ import io
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -16,7 +17,7 @@ import pytest
 
 from stratpol.cli import main
 from stratpol.experiment import load_config, run_experiment
-from stratpol.experiment.cells import Cell, cell_fingerprint
+from stratpol.experiment.cells import Cell, cell_fingerprint, earlier_evaluation, evaluation_folder
 from stratpol.generation import domain_folder
 from stratpol.progress import Progress
 
@@ -127,6 +128,26 @@ def test_changed_evaluation_settings_do_not_reuse_old_rows(local, tmp_path):
 
     assert [finished_row(changed, cell) for cell in cells(changed)] == [None, None]
     assert all(finished_row(config, cell) is not None for cell in cells(config))
+
+
+def test_a_changed_stop_rule_reruns_the_cells_from_their_earlier_runs(local, tmp_path):
+    config, _ = local
+    shutil.copytree(config.out, tmp_path / "out")
+    path = config.path.parent / "more-runs.toml"
+    path.write_text(config.path.read_text().replace("max_runs_per_size = 3", "max_runs_per_size = 5"))
+    more = load_config(path, out=tmp_path / "out")
+    cell = Cell("gripper", "rules", 0)
+    earlier = earlier_evaluation(more, cell)
+    assert earlier is not None and earlier.name == evaluation_folder(config, cell).name
+    result = run_experiment(more)
+    assert sorted(result.grid.computed) == ["gripper.lama-first.s0", "gripper.rules.s0"]
+    out = evaluation_folder(more, cell)
+    runs = (out / "runs.jsonl").read_text().splitlines()
+    assert runs[:6] == (earlier / "runs.jsonl").read_text().splitlines() and len(runs) == 10
+    assert (out / "ipc.jsonl").read_text() == (earlier / "ipc.jsonl").read_text()  # not run again
+    # a changed step bound changes every run: nothing is taken over
+    path.write_text(config.path.read_text().replace("max_runs_per_size = 3", "plan_length_bound = 50"))
+    assert earlier_evaluation(load_config(path, out=tmp_path / "out"), cell) is None
 
 
 def test_a_method_that_cannot_learn_fails_its_cell_not_the_grid(tiny, cache, tmp_path):

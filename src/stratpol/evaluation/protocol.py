@@ -23,6 +23,7 @@ class ScalingSettings:
     max_size: int = parameter(200, "largest size", at_least(1), "N")
     max_runs_per_size: int = parameter(1000, "runs of one size at most", at_least(1), "R")
     seconds_per_size: float | None = parameter(None, "time budget per size, in seconds", positive, "S")
+    min_runs_per_size: int = parameter(1, "runs of a size before its time budget may end it", at_least(1), "M")
     forbid_revisits: bool = parameter(False, "a run fails when it returns to a state it visited")
     seed: int = parameter(0, "random seed of the instance draws and tie-breaks", None, "S")
     jobs: int = parameter(1, "parallel runs", at_least(1), "J")

@@ -29,10 +29,13 @@ from stratpol.generation.size_csp import size_exists
 from stratpol.evaluation.protocol import ScalingSettings
 from stratpol.planning import Domain
 from stratpol.progress import finish_status, report_status
-from stratpol.provenance import Provenance, claim_folder
+from stratpol.provenance import Provenance, claim_folder, recorded_provenance
 from stratpol.records import append_record, read_records
 
 RESULTS = ("runs.jsonl", "scaling.csv", "scaling.json", "scaling.png")  # what an evaluation folder holds
+# What a run depends on besides the policy and the domain: evaluations that agree on these draw the
+# same instances and run them alike, whatever their stop rule (interval, tau, zeta, sizes, budget).
+DRAW_SETTINGS = ("seed", "plan_length_bound", "forbid_revisits")
 
 
 @dataclass(frozen=True)
@@ -110,16 +113,19 @@ class _RunLog:
 
 def scaling_evaluation(policy: GeneralPolicy, folder: DomainFolder, settings: ScalingSettings = ScalingSettings(),
                        out: Path | None = None, progress: Callable[[str], None] = lambda line: None,
-                       source: str | None = None, force: bool = False) -> ScalingResult:
+                       source: str | None = None, force: bool = False, earlier: Path | None = None) -> ScalingResult:
     """Algorithm 3: sizes from 1 upwards until `zeta` consecutive sizes have coverage below `tau`.
 
     `source` identifies the policy (the content hash of its file or folder); an `out` folder that
-    holds another evaluation is refused (InputError), or with `force` emptied first.
+    holds another evaluation is refused (InputError), or with `force` emptied first. `earlier`, an
+    evaluation folder of the same policy under another stop rule, lends its runs to a new `out`.
     """
     provenance = settings.provenance(source or getattr(policy, "name", "policy"), folder.name)
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
         claim_folder(out, provenance, RESULTS, force)
+        if earlier is not None:
+            _take_over_runs(earlier, out, provenance, progress)
     log = _RunLog(out)
     result = ScalingResult(getattr(policy, "name", "policy"), folder.name, provenance=provenance)
     below = 0
@@ -155,7 +161,7 @@ def _evaluate_size(policy: GeneralPolicy, folder: DomainFolder, size: int, setti
     started = time.perf_counter()
     index = 0
     while not interval.done():
-        if settings.seconds_per_size is not None and time.perf_counter() - started > settings.seconds_per_size:
+        if _out_of_time(settings, started, interval.runs):
             break
         batch = list(range(index, index + max(settings.jobs, 1)))
         missing = [i for i in batch if (size, i) not in log.done]
@@ -179,6 +185,32 @@ def _evaluate_size(policy: GeneralPolicy, folder: DomainFolder, size: int, setti
     lengths = [r.plan_length for r in records if r.plan_length is not None]
     return SizeResult(size, interval.runs, interval.mean, interval.half_width,
                       sum(lengths) / len(lengths) if lengths else None, time.perf_counter() - started), records
+
+
+def _take_over_runs(earlier: Path, out: Path, provenance: Provenance, progress: Callable[[str], None]) -> None:
+    """Copy `earlier`'s runs into `out` when `out` has none and both evaluate the same policy on the
+    same draws: a changed stop rule then adds runs instead of repeating them."""
+    recorded = recorded_provenance(earlier)
+    if (out / "runs.jsonl").exists() or recorded is None or not same_draws(recorded, provenance):
+        return
+    runs = read_runs(earlier)
+    for record in runs:
+        append_record(out / "runs.jsonl", record)
+    progress(f"took over {len(runs)} runs of {earlier}")
+
+
+def same_draws(a: Provenance, b: Provenance) -> bool:
+    """Whether two scaling evaluations' runs are interchangeable: the same policy, domain, stratpol
+    version and draw settings (their stop rules may differ)."""
+    return (a.what == b.what == "scaling evaluation" and (a.source, a.domain, a.version) == (b.source, b.domain, b.version)
+            and all(a.settings.get(key) == b.settings.get(key) for key in DRAW_SETTINGS))
+
+
+def _out_of_time(settings: ScalingSettings, started: float, runs: int) -> bool:
+    """Whether a size's time budget ends it: never before its minimum of runs, since a coverage of one
+    or two runs would decide Scale by chance for a policy slow enough to take only those."""
+    return (settings.seconds_per_size is not None and runs >= settings.min_runs_per_size
+            and time.perf_counter() - started > settings.seconds_per_size)
 
 
 def _summarise(result: ScalingResult, settings: ScalingSettings) -> None:

@@ -13,6 +13,7 @@ import contextlib
 import dataclasses
 import fcntl
 import json
+import shutil
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -22,10 +23,11 @@ from pathlib import Path
 from stratpol.atomic import write_text_atomically
 from stratpol.errors import InputError
 from stratpol.evaluation.policies import GeneralPolicy
+from stratpol.evaluation.protocol import ScalingSettings
 from stratpol.experiment.config import ExperimentConfig, flat_settings
 from stratpol.generation import domain_folder
 from stratpol.methods import MethodKind, TrainingFailed, method
-from stratpol.provenance import fingerprint, path_hash
+from stratpol.provenance import fingerprint, path_hash, recorded_provenance
 from stratpol.records import append_record, read_records
 
 LEARNED = "learned.json"  # written into an artifact folder once training is complete
@@ -102,6 +104,36 @@ def evaluation_folder(config: ExperimentConfig, cell: Cell) -> Path:
     return config.out / "evaluations" / f"{cell.id}-{cell_fingerprint(config, cell)}"
 
 
+# The `[evaluation]` keys that decide how many runs a cell takes, not what a run gives
+STOP_RULE = ("epsilon", "kappa", "tau", "zeta", "max_size", "max_runs_per_size", "seconds_per_size",
+             "min_runs_per_size")
+
+
+def earlier_evaluation(config: ExperimentConfig, cell: Cell) -> Path | None:
+    """An evaluation folder of `cell` that differs from its own only in the stop rule (a changed
+    interval, budget or largest size): its scaling and IPC runs are `cell`'s too."""
+    out = evaluation_folder(config, cell)
+    for folder in sorted((config.out / "evaluations").glob(f"{cell.id}-*")):
+        recorded = recorded_provenance(folder)
+        if folder == out or recorded is None:
+            continue
+        # a key the record lacks was not yet a setting when it was written: it had its default's effect
+        stop_rule = {key: recorded.settings.get(key, getattr(ScalingSettings(), key)) for key in STOP_RULE}
+        if folder.name == f"{cell.id}-{cell_fingerprint(_with_stop_rule(config, cell.domain, stop_rule), cell)}":
+            return folder
+    return None
+
+
+def _with_stop_rule(config: ExperimentConfig, domain: str, stop_rule: dict) -> ExperimentConfig:
+    """`config` with `domain`'s evaluation under `stop_rule` (its largest size where the domain has its own)."""
+    evaluation = config.evaluation
+    max_sizes = evaluation.max_sizes
+    if domain in max_sizes and "max_size" in stop_rule:
+        max_sizes = {**max_sizes, domain: stop_rule.pop("max_size")}
+    protocol = dataclasses.replace(evaluation.protocol, **stop_rule)
+    return dataclasses.replace(config, evaluation=dataclasses.replace(evaluation, protocol=protocol, max_sizes=max_sizes))
+
+
 def trained_models(config: ExperimentConfig, methods: Sequence[str], domains: Sequence[str]) -> dict[tuple[str, str], Path]:
     """(method, domain) -> the model folder its cell of the first seed trained, for the cells of
     `config` whose training has finished."""
@@ -128,8 +160,9 @@ def run_cell(config: ExperimentConfig, cell: Cell, progress: Callable[[str], Non
         row.seconds = time.perf_counter() - started
         return row
     row.artifact = None if artifact is None else str(artifact.relative_to(config.out))
-    _scaling(config, cell, policy, row, report)
-    _ipc(config, cell, policy, row, report)
+    earlier = earlier_evaluation(config, cell)
+    _scaling(config, cell, policy, row, earlier, report)
+    _ipc(config, cell, policy, row, earlier, report)
     row.seconds = time.perf_counter() - started
     return row
 
@@ -173,7 +206,8 @@ def _named(policy: GeneralPolicy, cell: Cell) -> GeneralPolicy:
     return policy
 
 
-def _scaling(config: ExperimentConfig, cell: Cell, policy: GeneralPolicy, row: CellRow, report) -> None:
+def _scaling(config: ExperimentConfig, cell: Cell, policy: GeneralPolicy, row: CellRow, earlier: Path | None,
+             report) -> None:
     from stratpol.evaluation.plots import plot_scaling
     from stratpol.evaluation.scaling import scaling_evaluation
 
@@ -182,7 +216,7 @@ def _scaling(config: ExperimentConfig, cell: Cell, policy: GeneralPolicy, row: C
     # a folder left by an older artifact of this cell (retrained since) starts afresh
     source = cell.method if row.artifact is None else path_hash(config.out / row.artifact)
     result = scaling_evaluation(policy, domain_folder(cell.domain), settings, out, progress=report, source=source,
-                                force=True)
+                                force=True, earlier=earlier)
     plot_scaling([result], out / "scaling.png")  # tau and kappa from the result's provenance
     row.evaluation = str(out.relative_to(config.out))  # rows stay valid when the results folder moves
     row.scale, row.sum_coverage = result.scale, result.sum_coverage
@@ -213,8 +247,10 @@ def ipc_instances(config: ExperimentConfig, domain: str) -> list[Path]:
     return files
 
 
-def _ipc(config: ExperimentConfig, cell: Cell, policy: GeneralPolicy, row: CellRow, report) -> None:
-    """One run per IPC test instance (resumable through ipc.jsonl), step bound 10 * objects + L."""
+def _ipc(config: ExperimentConfig, cell: Cell, policy: GeneralPolicy, row: CellRow, earlier: Path | None,
+         report) -> None:
+    """One run per IPC test instance (resumable through ipc.jsonl, or taken over from the `earlier`
+    evaluation of the cell), step bound 10 * objects + L."""
     from stratpol.evaluation import run
     from stratpol.evaluation.runner import file_step_bound
 
@@ -222,6 +258,8 @@ def _ipc(config: ExperimentConfig, cell: Cell, policy: GeneralPolicy, row: CellR
     if not files:
         return
     log = evaluation_folder(config, cell) / "ipc.jsonl"
+    if not log.exists() and earlier is not None and (earlier / log.name).exists():
+        shutil.copyfile(earlier / log.name, log)
     done = {record.file: record for record in read_records(log, IpcRun)}
     domain = domain_folder(cell.domain).domain
     root = config.ipc_folder(cell.domain)
