@@ -278,7 +278,7 @@ def test_a_two_domain_grid_of_saved_policies_and_one_gnn_training_read_by_two_me
     config_file = tmp_path / "seeds.toml"
     config_file.write_text(f"""
 domains = ["gripper", "ferry"]
-methods = ["rules", "gnn-v", "gnn-v@fixed-coverage"]
+methods = ["rules", "gnn-v", "gnn-v@fixed-coverage", "wl-xgb-delta"]
 [evaluation]
 max_size = 5
 max_sizes = {{ gripper = 6 }}
@@ -294,6 +294,10 @@ validate_every = 1
 validation_instances = 1
 validation_sizes = 1
 fixed_validation = 1
+sizes = {{ gripper = "5:6", ferry = "3:4" }}
+per_size = {{ gripper = 1, ferry = 1 }}
+[wl]
+epochs = 5
 sizes = {{ gripper = "5:6", ferry = "3:4" }}
 per_size = {{ gripper = 1, ferry = 1 }}
 """)
@@ -316,12 +320,12 @@ per_size = {{ gripper = 1, ferry = 1 }}
         (easy / f"p0{balls}.pddl").write_text(domain_folder("gripper").generator(balls=balls))
     out = tmp_path / "ipc"
     assert main(["bench", "ipc2023", "--benchmarks", str(benchmarks), "--domains", "gripper", "--levels", "easy",
-                 "--methods", "gnn-v", "gnn-v@fixed-coverage", "--grid", str(config_file), "--time-limit", "60",
-                 "--out", str(out)]) == 0
+                 "--methods", "gnn-v", "gnn-v@fixed-coverage", "wl-xgb-delta", "--grid", str(config_file),
+                 "--time-limit", "60", "--out", str(out)]) == 0
     records = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
     assert sorted((r["method"], r["problem"]) for r in records) == [
-        ("gnn-v", "p02.pddl"), ("gnn-v", "p03.pddl"), ("gnn-v@fixed-coverage", "p02.pddl"),
-        ("gnn-v@fixed-coverage", "p03.pddl")]
+        (method, problem) for method in ("gnn-v", "gnn-v@fixed-coverage", "wl-xgb-delta")
+        for problem in ("p02.pddl", "p03.pddl")]
     assert all(r["setting"].startswith("model ") and not r["outcome"].startswith("invalid") for r in records)
     assert main(["bench", "ipc2023", "--benchmarks", str(benchmarks), "--methods", "gnn-v", "--out", str(out)]) == 2
     assert main(["bench", "ipc2023", "--benchmarks", str(benchmarks), "--methods", "rules", "--grid", str(config_file),
