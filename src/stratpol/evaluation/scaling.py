@@ -22,11 +22,11 @@ from joblib import Parallel, delayed
 from stratpol.atomic import write_csv_atomically, write_text_atomically
 from stratpol.evaluation.confidence import SequentialInterval
 from stratpol.evaluation.policies import GeneralPolicy
+from stratpol.evaluation.protocol import ScalingSettings
 from stratpol.evaluation.runner import run
 from stratpol.generation.registry import DomainFolder
 from stratpol.generation.sampling import sample
 from stratpol.generation.size_csp import size_exists
-from stratpol.evaluation.protocol import ScalingSettings
 from stratpol.planning import Domain
 from stratpol.progress import finish_status, report_status
 from stratpol.provenance import Provenance, claim_folder, recorded_provenance
