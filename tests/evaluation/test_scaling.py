@@ -12,13 +12,7 @@ import pytest
 from stratpol.evaluation import PlannerPolicy, RulePolicy
 from stratpol.evaluation.confidence import SequentialInterval
 from stratpol.evaluation.scaling import (
-    ScalingResult,
-    ScalingSettings,
-    SizeResult,
-    _summarise,
-    dynamic_validation,
-    read_result,
-    scaling_evaluation,
+    ScalingResult, ScalingSettings, SizeResult, _summarise, dynamic_validation, read_result, scaling_evaluation,
 )
 from stratpol.features import Vocabulary
 from stratpol.generation import domain_folder
