@@ -193,10 +193,11 @@ def _take_over_runs(earlier: Path, out: Path, provenance: Provenance, progress: 
     recorded = recorded_provenance(earlier)
     if (out / "runs.jsonl").exists() or recorded is None or not same_draws(recorded, provenance):
         return
-    runs = read_runs(earlier)
+    runs = read_runs(earlier)  # none where its runs.jsonl was not kept (results committed without it)
     for record in runs:
         append_record(out / "runs.jsonl", record)
-    progress(f"took over {len(runs)} runs of {earlier}")
+    if runs:
+        progress(f"took over {len(runs)} runs of {earlier}")
 
 
 def same_draws(a: Provenance, b: Provenance) -> bool:
