@@ -20,6 +20,7 @@ from stratpol.experiment import load_config, run_experiment
 from stratpol.experiment.cells import Cell, cell_fingerprint, earlier_evaluation, evaluation_folder
 from stratpol.generation import domain_folder
 from stratpol.progress import Progress
+from stratpol.provenance import path_hash
 
 CONFIG = """
 domains = ["gripper"]
@@ -137,7 +138,9 @@ def test_a_changed_stop_rule_reruns_the_cells_from_their_earlier_runs(local, tmp
     path.write_text(config.path.read_text().replace("max_runs_per_size = 3", "max_runs_per_size = 5"))
     more = load_config(path, out=tmp_path / "out")
     cell = Cell("gripper", "rules", 0)
-    earlier = earlier_evaluation(more, cell)
+    source = path_hash(next((config.out / "artifacts" / "gripper").glob("rules-s0-*")))
+    earlier = earlier_evaluation(more, cell, source)
+    assert earlier_evaluation(more, cell, "another policy") is None
     assert earlier is not None and earlier.name == evaluation_folder(config, cell).name
     result = run_experiment(more)
     assert sorted(result.grid.computed) == ["gripper.lama-first.s0", "gripper.rules.s0"]
@@ -147,7 +150,7 @@ def test_a_changed_stop_rule_reruns_the_cells_from_their_earlier_runs(local, tmp
     assert (out / "ipc.jsonl").read_text() == (earlier / "ipc.jsonl").read_text()  # not run again
     # a changed step bound changes every run: nothing is taken over
     path.write_text(config.path.read_text().replace("max_runs_per_size = 3", "plan_length_bound = 50"))
-    assert earlier_evaluation(load_config(path, out=tmp_path / "out"), cell) is None
+    assert earlier_evaluation(load_config(path, out=tmp_path / "out"), cell, source) is None
 
 
 def test_a_method_that_cannot_learn_fails_its_cell_not_the_grid(tiny, cache, tmp_path):

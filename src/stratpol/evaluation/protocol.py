@@ -3,7 +3,7 @@ command line builds its options from them without loading the planning engine.""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 
 from stratpol.parameters import at_least, parameter, positive, validate, within
 from stratpol.provenance import Provenance
@@ -36,6 +36,12 @@ class ScalingSettings:
         with these settings: a larger max_size extends it, and the jobs do not change its runs."""
         return Provenance("scaling evaluation", source, domain, asdict(self), free=("max_size", "jobs"))
 
+
+# A run depends on the policy, the domain and these: evaluations that agree on them draw the same
+# instances and run them alike. The other settings (jobs aside) are the stop rule, how many runs
+# an evaluation takes: a changed stop rule can start from the runs made under another.
+DRAW_SETTINGS = ("seed", "plan_length_bound", "forbid_revisits")
+STOP_RULE = tuple(f.name for f in fields(ScalingSettings) if f.name not in (*DRAW_SETTINGS, "jobs"))
 
 # Experiment grids run many cells: a coarser interval, sizes up to 50 and 30 s per size by default
 GRID_PROTOCOL = ScalingSettings(epsilon=0.1, max_size=50, seconds_per_size=30.0)

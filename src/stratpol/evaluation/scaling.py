@@ -22,7 +22,7 @@ from joblib import Parallel, delayed
 from stratpol.atomic import write_csv_atomically, write_text_atomically
 from stratpol.evaluation.confidence import SequentialInterval
 from stratpol.evaluation.policies import GeneralPolicy
-from stratpol.evaluation.protocol import ScalingSettings
+from stratpol.evaluation.protocol import DRAW_SETTINGS, ScalingSettings
 from stratpol.evaluation.runner import run
 from stratpol.generation.registry import DomainFolder
 from stratpol.generation.sampling import sample
@@ -33,9 +33,6 @@ from stratpol.provenance import Provenance, claim_folder, recorded_provenance
 from stratpol.records import append_record, read_records
 
 RESULTS = ("runs.jsonl", "scaling.csv", "scaling.json", "scaling.png")  # what an evaluation folder holds
-# What a run depends on besides the policy and the domain: evaluations that agree on these draw the
-# same instances and run them alike, whatever their stop rule (interval, tau, zeta, sizes, budget).
-DRAW_SETTINGS = ("seed", "plan_length_bound", "forbid_revisits")
 
 
 @dataclass(frozen=True)

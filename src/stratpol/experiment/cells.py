@@ -23,7 +23,7 @@ from pathlib import Path
 from stratpol.atomic import write_text_atomically
 from stratpol.errors import InputError
 from stratpol.evaluation.policies import GeneralPolicy
-from stratpol.evaluation.protocol import ScalingSettings
+from stratpol.evaluation.protocol import STOP_RULE, ScalingSettings
 from stratpol.experiment.config import ExperimentConfig, flat_settings
 from stratpol.generation import domain_folder
 from stratpol.methods import MethodKind, TrainingFailed, method
@@ -104,18 +104,14 @@ def evaluation_folder(config: ExperimentConfig, cell: Cell) -> Path:
     return config.out / "evaluations" / f"{cell.id}-{cell_fingerprint(config, cell)}"
 
 
-# The `[evaluation]` keys that decide how many runs a cell takes, not what a run gives
-STOP_RULE = ("epsilon", "kappa", "tau", "zeta", "max_size", "max_runs_per_size", "seconds_per_size",
-             "min_runs_per_size")
-
-
-def earlier_evaluation(config: ExperimentConfig, cell: Cell) -> Path | None:
-    """An evaluation folder of `cell` that differs from its own only in the stop rule (a changed
-    interval, budget or largest size): its scaling and IPC runs are `cell`'s too."""
+def earlier_evaluation(config: ExperimentConfig, cell: Cell, source: str) -> Path | None:
+    """An evaluation folder of `cell`'s policy (`source`: its content hash, or the planner's name)
+    that differs from the cell's own only in the stop rule (a changed interval, budget or largest
+    size): its scaling and IPC runs are the cell's too."""
     out = evaluation_folder(config, cell)
     for folder in sorted((config.out / "evaluations").glob(f"{cell.id}-*")):
         recorded = recorded_provenance(folder)
-        if folder == out or recorded is None:
+        if folder == out or recorded is None or recorded.source != source:
             continue
         # a key the record lacks was not yet a setting when it was written: it had its default's effect
         stop_rule = {key: recorded.settings.get(key, getattr(ScalingSettings(), key)) for key in STOP_RULE}
@@ -160,8 +156,10 @@ def run_cell(config: ExperimentConfig, cell: Cell, progress: Callable[[str], Non
         row.seconds = time.perf_counter() - started
         return row
     row.artifact = None if artifact is None else str(artifact.relative_to(config.out))
-    earlier = earlier_evaluation(config, cell)
-    _scaling(config, cell, policy, row, earlier, report)
+    # a folder left by an older artifact of this cell (retrained since) starts afresh: the source differs
+    source = cell.method if artifact is None else path_hash(artifact)
+    earlier = earlier_evaluation(config, cell, source)
+    _scaling(config, cell, policy, row, source, earlier, report)
     _ipc(config, cell, policy, row, earlier, report)
     row.seconds = time.perf_counter() - started
     return row
@@ -206,15 +204,13 @@ def _named(policy: GeneralPolicy, cell: Cell) -> GeneralPolicy:
     return policy
 
 
-def _scaling(config: ExperimentConfig, cell: Cell, policy: GeneralPolicy, row: CellRow, earlier: Path | None,
-             report) -> None:
+def _scaling(config: ExperimentConfig, cell: Cell, policy: GeneralPolicy, row: CellRow, source: str,
+             earlier: Path | None, report) -> None:
     from stratpol.evaluation.plots import plot_scaling
     from stratpol.evaluation.scaling import scaling_evaluation
 
     settings = dataclasses.replace(config.evaluation.protocol_for(cell.domain), seed=cell.seed, jobs=1)
     out = evaluation_folder(config, cell)
-    # a folder left by an older artifact of this cell (retrained since) starts afresh
-    source = cell.method if row.artifact is None else path_hash(config.out / row.artifact)
     result = scaling_evaluation(policy, domain_folder(cell.domain), settings, out, progress=report, source=source,
                                 force=True, earlier=earlier)
     plot_scaling([result], out / "scaling.png")  # tau and kappa from the result's provenance
