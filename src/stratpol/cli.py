@@ -520,6 +520,16 @@ def _experiment(args: argparse.Namespace) -> int:
     config = load_config(args.config, out=args.out)
     if args.status:
         return _experiment_status(config, args.json)
+    if args.prune:
+        import shutil
+
+        from stratpol.experiment.grid import replaced_evaluations
+
+        replaced = replaced_evaluations(config)
+        for folder in replaced:
+            shutil.rmtree(folder)
+        print(f"removed {len(replaced)} evaluation folders that finished cells no longer use (from {config.out})")
+        return 0
     if args.report:
         from stratpol.experiment.grid import cells, finished_rows
         from stratpol.experiment.tables import write_tables
@@ -848,6 +858,9 @@ def build_parser() -> argparse.ArgumentParser:
     experiment.add_argument("--report", action="store_true",
                             help="run nothing; write the tables and plots of the cells finished so far (while the "
                                  "grid runs elsewhere too)")
+    experiment.add_argument("--prune", action="store_true",
+                            help="run nothing; remove the evaluation folders of finished cells that their current "
+                                 "evaluation replaced (older settings or artifacts)")
     experiment.add_argument("--json", action="store_true", help="with --status: print it as JSON")
     experiment.set_defaults(run=_experiment)
 

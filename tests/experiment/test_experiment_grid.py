@@ -148,6 +148,10 @@ def test_a_changed_stop_rule_reruns_the_cells_from_their_earlier_runs(local, tmp
     runs = (out / "runs.jsonl").read_text().splitlines()
     assert runs[:6] == (earlier / "runs.jsonl").read_text().splitlines() and len(runs) == 10
     assert (out / "ipc.jsonl").read_text() == (earlier / "ipc.jsonl").read_text()  # not run again
+    # --prune removes the folders the finished cells replaced, and only those
+    assert main(["experiment", str(path), "--out", str(tmp_path / "out"), "--prune"]) == 0
+    assert sorted(f.name for f in (tmp_path / "out" / "evaluations").iterdir()) == sorted(
+        evaluation_folder(more, c).name for c in (cell, Cell("gripper", "lama-first", 0)))
     # a changed step bound changes every run: nothing is taken over
     path.write_text(config.path.read_text().replace("max_runs_per_size = 3", "plan_length_bound = 50"))
     assert earlier_evaluation(load_config(path, out=tmp_path / "out"), cell, source) is None

@@ -65,6 +65,18 @@ def finished_rows(config: ExperimentConfig) -> list[CellRow]:
     return [row for row in (finished_row(config, cell) for cell in cells(config)) if row is not None]
 
 
+def replaced_evaluations(config: ExperimentConfig) -> list[Path]:
+    """The evaluation folders of finished cells that their current evaluation has replaced (older
+    settings or artifacts); those of unfinished cells stay, since a rerun may take over their runs."""
+    replaced = []
+    for cell in cells(config):
+        row = finished_row(config, cell)
+        if row is not None and row.evaluation is not None:
+            current = config.out / row.evaluation
+            replaced += [f for f in sorted((config.out / "evaluations").glob(f"{cell.id}-*")) if f != current]
+    return replaced
+
+
 def save_row(config: ExperimentConfig, cell: Cell, row: CellRow) -> None:
     write_text_atomically(row_path(config, cell), json.dumps(asdict(row), indent=1) + "\n")
 
