@@ -212,9 +212,7 @@ def _on_cluster(config: ExperimentConfig, todo: list[Cell], cluster,
     try:
         futures = {client.submit(run_cell, config, cell, pure=False, key=f"stratpol-{cell.id}-{id(todo)}"): cell
                    for cell in todo}
-        done = 0
-        for future in as_completed(futures):
-            done += 1
+        for done, future in enumerate(as_completed(futures), start=1):
             running = sum(len(keys) for keys in client.processing().values())
             report_status(progress, "cells on the cluster", done, len(futures),
                           f"{running} running on {len(client.scheduler_info()['workers'])} workers")
