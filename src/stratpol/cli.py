@@ -521,14 +521,10 @@ def _experiment(args: argparse.Namespace) -> int:
     if args.status:
         return _experiment_status(config, args.json)
     if args.prune:
-        import shutil
+        from stratpol.experiment.grid import prune_replaced_evaluations
 
-        from stratpol.experiment.grid import replaced_evaluations
-
-        replaced = replaced_evaluations(config)
-        for folder in replaced:
-            shutil.rmtree(folder)
-        print(f"removed {len(replaced)} evaluation folders that finished cells no longer use (from {config.out})")
+        removed = prune_replaced_evaluations(config)
+        print(f"removed {len(removed)} evaluation folders that finished cells no longer use (from {config.out})")
         return 0
     if args.report:
         from stratpol.experiment.grid import cells, finished_rows
@@ -853,14 +849,15 @@ def build_parser() -> argparse.ArgumentParser:
                             help="Dask scheduler (tcp://host:8786) to run the cells on instead (default: the config's)")
     experiment.add_argument("--out", metavar="DIR", help="results folder (default: the config's out, or "
                                                          "results/<name> beside the config)")
-    experiment.add_argument("--status", action="store_true",
-                            help="print where each cell stands (finished, evaluating, trained, to run); run nothing")
-    experiment.add_argument("--report", action="store_true",
-                            help="run nothing; write the tables and plots of the cells finished so far (while the "
-                                 "grid runs elsewhere too)")
-    experiment.add_argument("--prune", action="store_true",
-                            help="run nothing; remove the evaluation folders of finished cells that their current "
-                                 "evaluation replaced (older settings or artifacts)")
+    instead = experiment.add_mutually_exclusive_group()  # each runs nothing and does one thing instead
+    instead.add_argument("--status", action="store_true",
+                         help="print where each cell stands (finished, evaluating, trained, to run); run nothing")
+    instead.add_argument("--report", action="store_true",
+                         help="run nothing; write the tables and plots of the cells finished so far (while the "
+                              "grid runs elsewhere too)")
+    instead.add_argument("--prune", action="store_true",
+                         help="run nothing; remove the evaluation folders of finished cells that their current "
+                              "evaluation replaced (older settings or artifacts)")
     experiment.add_argument("--json", action="store_true", help="with --status: print it as JSON")
     experiment.set_defaults(run=_experiment)
 

@@ -149,6 +149,9 @@ def test_a_changed_stop_rule_reruns_the_cells_from_their_earlier_runs(local, tmp
     assert runs[:6] == (earlier / "runs.jsonl").read_text().splitlines() and len(runs) == 10
     assert (out / "ipc.jsonl").read_text() == (earlier / "ipc.jsonl").read_text()  # not run again
     # --prune removes the folders the finished cells replaced, and only those
+    with pytest.raises(SystemExit) as usage:  # one of them: argparse's one line and exit code 2
+        main(["experiment", str(path), "--out", str(tmp_path / "out"), "--prune", "--report"])
+    assert usage.value.code == 2
     assert main(["experiment", str(path), "--out", str(tmp_path / "out"), "--prune"]) == 0
     assert sorted(f.name for f in (tmp_path / "out" / "evaluations").iterdir()) == sorted(
         evaluation_folder(more, c).name for c in (cell, Cell("gripper", "lama-first", 0)))

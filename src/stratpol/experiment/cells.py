@@ -122,11 +122,11 @@ def earlier_evaluation(config: ExperimentConfig, cell: Cell, source: str) -> Pat
 
 def _with_stop_rule(config: ExperimentConfig, domain: str, stop_rule: dict) -> ExperimentConfig:
     """`config` with `domain`'s evaluation under `stop_rule` (its largest size where the domain has its own)."""
-    evaluation = config.evaluation
+    evaluation, protocol_rule = config.evaluation, dict(stop_rule)
     max_sizes = evaluation.max_sizes
-    if domain in max_sizes and "max_size" in stop_rule:
-        max_sizes = {**max_sizes, domain: stop_rule.pop("max_size")}
-    protocol = dataclasses.replace(evaluation.protocol, **stop_rule)
+    if domain in max_sizes and "max_size" in protocol_rule:
+        max_sizes = {**max_sizes, domain: protocol_rule.pop("max_size")}
+    protocol = dataclasses.replace(evaluation.protocol, **protocol_rule)
     return dataclasses.replace(config, evaluation=dataclasses.replace(evaluation, protocol=protocol, max_sizes=max_sizes))
 
 

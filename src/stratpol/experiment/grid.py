@@ -9,6 +9,7 @@ from __future__ import annotations
 import enum
 import json
 import os
+import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -65,15 +66,18 @@ def finished_rows(config: ExperimentConfig) -> list[CellRow]:
     return [row for row in (finished_row(config, cell) for cell in cells(config)) if row is not None]
 
 
-def replaced_evaluations(config: ExperimentConfig) -> list[Path]:
-    """The evaluation folders of finished cells that their current evaluation has replaced (older
-    settings or artifacts); those of unfinished cells stay, since a rerun may take over their runs."""
+def prune_replaced_evaluations(config: ExperimentConfig) -> list[Path]:
+    """Remove the evaluation folders of finished cells that their current evaluation has replaced
+    (older settings or artifacts), and return them; those of unfinished cells stay, since a rerun
+    may take over their runs."""
     replaced = []
     for cell in cells(config):
         row = finished_row(config, cell)
         if row is not None and row.evaluation is not None:
             current = config.out / row.evaluation
             replaced += [f for f in sorted((config.out / "evaluations").glob(f"{cell.id}-*")) if f != current]
+    for folder in replaced:
+        shutil.rmtree(folder)
     return replaced
 
 
