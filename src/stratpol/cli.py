@@ -513,13 +513,13 @@ def _plot(args: argparse.Namespace) -> int:
 
 def _experiment(args: argparse.Namespace) -> int:
     from stratpol.experiment import load_config, run_experiment
-    from stratpol.experiment.grid import WorkerDied
+    from stratpol.experiment.grid import WorkerDied, cells
 
     if args.json and not args.status:
         raise InputError("--json goes with --status")
     config = load_config(args.config, out=args.out)
     if args.status:
-        return _experiment_status(config, args.json)
+        return _experiment_status(config, args.json, args.domains, args.methods)
     if args.prune:
         from stratpol.experiment.grid import prune_replaced_evaluations
 
@@ -527,7 +527,7 @@ def _experiment(args: argparse.Namespace) -> int:
         print(f"removed {len(removed)} evaluation folders that finished cells no longer use (from {config.out})")
         return 0
     if args.report:
-        from stratpol.experiment.grid import cells, finished_rows
+        from stratpol.experiment.grid import finished_rows
         from stratpol.experiment.tables import write_tables
 
         rows = finished_rows(config)
@@ -537,23 +537,25 @@ def _experiment(args: argparse.Namespace) -> int:
         return 0
     try:
         with Progress() as progress:
-            result = run_experiment(config, jobs=args.jobs, cluster=args.cluster, progress=progress)
+            result = run_experiment(config, jobs=args.jobs, cluster=args.cluster, progress=progress,
+                                    domains=args.domains, methods=args.methods)
     except WorkerDied as error:
         print(f"stratpol: error: {error}", file=sys.stderr)
         return 1
     print((config.out / "summary.md").read_text(), end="")
     grid = result.grid
-    print(f"{len(grid.rows)} cells ({len(grid.computed)} run now, {len(grid.reused)} finished before); "
-          f"tables and plots in {config.out}")
+    print(f"{len(grid.rows)} of {len(cells(config))} cells finished ({len(grid.computed)} run now, "
+          f"{len(grid.reused)} before); tables and plots in {config.out}")
     return 0
 
 
-def _experiment_status(config: ExperimentConfig, json_output: bool = False) -> int:
+def _experiment_status(config: ExperimentConfig, json_output: bool = False,
+                       domains: list[str] | None = None, methods: list[str] | None = None) -> int:
     from collections import Counter
 
     from stratpol.experiment.grid import CellState, grid_status
 
-    statuses = grid_status(config)
+    statuses = grid_status(config, domains, methods)
     if json_output:
         _print_json({"config": str(config.path), "out": str(config.out),
                      "cells": [{"cell": s.cell.id, "domain": s.cell.domain, "method": s.cell.method,
@@ -849,6 +851,11 @@ def build_parser() -> argparse.ArgumentParser:
                             help="Dask scheduler (tcp://host:8786) to run the cells on instead (default: the config's)")
     experiment.add_argument("--out", metavar="DIR", help="results folder (default: the config's out, or "
                                                          "results/<name> beside the config)")
+    experiment.add_argument("--domains", nargs="+", metavar="DOMAIN",
+                            help="run (or, with --status, show) only the cells of these of the config's domains")
+    experiment.add_argument("--methods", nargs="+", metavar="METHOD",
+                            help="run (or, with --status, show) only the cells of these of the config's methods; "
+                                 "the tables always hold every finished cell")
     instead = experiment.add_mutually_exclusive_group()  # each runs nothing and does one thing instead
     instead.add_argument("--status", action="store_true",
                          help="print where each cell stands (finished, evaluating, trained, to run); run nothing")

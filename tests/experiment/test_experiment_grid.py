@@ -109,7 +109,7 @@ def test_a_rerun_reuses_finished_cells_and_artifacts(local, capsys):
     runs = next(p for p in (config.out / "evaluations").rglob("runs.jsonl") if "rules" in p.parent.name)
     before = {p: p.stat().st_mtime_ns for p in [*cells, learned, runs]}
     assert main(["experiment", str(config.path)]) == 0
-    assert "2 cells (0 run now, 2 finished before)" in capsys.readouterr().out
+    assert "2 of 2 cells finished (0 run now, 2 before)" in capsys.readouterr().out
     assert {p: p.stat().st_mtime_ns for p in before} == before
 
     # a cell whose row was lost (interrupted before saving) runs again, from its saved artifact and runs
@@ -119,6 +119,31 @@ def test_a_rerun_reuses_finished_cells_and_artifacts(local, capsys):
     assert learned.stat().st_mtime_ns == before[learned]
     assert runs.stat().st_mtime_ns == before[runs]
     assert again.grid.rows[0].scale == 6
+
+
+def test_domains_and_methods_run_part_of_a_grid_and_tables_keep_every_finished_cell(local, tmp_path, capsys):
+    config, _ = local
+    shutil.copytree(config.out, tmp_path / "out")
+    part = load_config(config.path, out=tmp_path / "out")
+    (part.out / "cells" / "gripper.rules.s0.json").unlink()
+    (part.out / "cells" / "gripper.lama-first.s0.json").unlink()
+    assert main(["experiment", str(config.path), "--out", str(part.out), "--methods", "lama-first"]) == 0
+    assert "1 of 2 cells finished (1 run now, 0 before)" in capsys.readouterr().out
+    assert not (part.out / "cells" / "gripper.rules.s0.json").exists()
+
+    assert main(["experiment", str(config.path), "--out", str(part.out), "--status", "--methods", "rules"]) == 0
+    cell, total = capsys.readouterr().out.splitlines()
+    assert cell.split() == ["gripper.rules.s0", "evaluating", "6", "runs,", "sizes", "up", "to", "6"]
+    assert total.startswith("1 evaluating (")
+    result = run_experiment(part, domains=["gripper"], methods=["rules"])
+    assert result.grid.computed == ["gripper.rules.s0"] and result.grid.reused == ["gripper.lama-first.s0"]
+    assert [row.method for row in result.grid.rows] == ["rules", "lama-first"]
+    assert "| gripper | rules | 6 |" in (part.out / "summary.md").read_text()
+
+    capsys.readouterr()
+    assert main(["experiment", str(config.path), "--methods", "rule"]) == 2
+    assert capsys.readouterr().err.strip() == (f"stratpol: error: {config.path}: --methods rule: not in the config "
+                                                "(it has rules, lama-first)")
 
 
 def test_changed_evaluation_settings_do_not_reuse_old_rows(local, tmp_path):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,11 +18,14 @@ class ExperimentResult:
 
 
 def run_experiment(config: ExperimentConfig, jobs: int | None = None, cluster=None,
-                   progress: Callable[[str], None] = lambda line: None) -> ExperimentResult:
-    """Run (or resume) every cell of `config`, then write its tables and plots into `config.out`
-    (the tables also after each finished cell, so a long run that is cut off leaves tables of what it did)."""
+                   progress: Callable[[str], None] = lambda line: None,
+                   domains: Sequence[str] | None = None, methods: Sequence[str] | None = None) -> ExperimentResult:
+    """Run (or resume) every cell of `config`, or those of `domains` and `methods`, then write the
+    tables and plots of all its finished cells into `config.out` (the tables also after each finished
+    cell, so a long run that is cut off leaves tables of what it did)."""
     grid = run_grid(config, jobs, cluster, progress,
-                    on_row=lambda rows: write_tables(rows, config.out, config.name, plots=False))
+                    on_row=lambda rows: write_tables(rows, config.out, config.name, plots=False),
+                    domains=domains, methods=methods)
     return ExperimentResult(grid, write_tables(grid.rows, config.out, config.name))
 
 

@@ -10,7 +10,7 @@ import enum
 import json
 import os
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -46,6 +46,19 @@ def cells(config: ExperimentConfig) -> list[Cell]:
             seeds = config.seeds[:1] if method(name).kind is MethodKind.PLANNER else config.seeds
             grid += [Cell(domain, name, seed) for seed in seeds]
     return grid
+
+
+def selected_cells(config: ExperimentConfig, domains: Sequence[str] | None = None,
+                   methods: Sequence[str] | None = None) -> list[Cell]:
+    """The cells of `config` of the given domains and methods (None: all of them), to run part of a
+    grid first; a name the config does not have is an error."""
+    for option, names, known in (("--domains", domains, config.domains), ("--methods", methods, config.methods)):
+        unknown = [name for name in names or () if name not in known]
+        if unknown:
+            raise InputError(f"{option} {', '.join(unknown)}: not in the config (it has {', '.join(known)})",
+                             config.path)
+    return [cell for cell in cells(config)
+            if (domains is None or cell.domain in domains) and (methods is None or cell.method in methods)]
 
 
 def row_path(config: ExperimentConfig, cell: Cell) -> Path:
@@ -105,13 +118,15 @@ class CellStatus:
     detail: str = ""
 
 
-def grid_status(config: ExperimentConfig) -> list[CellStatus]:
-    """Every cell of `config` in grid order: finished (with its scores), partly done, or not started."""
+def grid_status(config: ExperimentConfig, domains: Sequence[str] | None = None,
+                methods: Sequence[str] | None = None) -> list[CellStatus]:
+    """Every cell of `config` (or those of `domains` and `methods`) in grid order: finished (with its
+    scores), partly done, or not started."""
     from stratpol.evaluation.scaling import read_runs
     from stratpol.experiment.cells import LEARNED, artifact_folder, evaluation_folder
 
     statuses = []
-    for cell in cells(config):
+    for cell in selected_cells(config, domains, methods):
         row = finished_row(config, cell)
         if row is not None:
             failed = row.status != "ok"
@@ -135,21 +150,24 @@ def grid_status(config: ExperimentConfig) -> list[CellStatus]:
 
 def run_grid(config: ExperimentConfig, jobs: int | None = None, cluster: str | None = None,
              progress: Callable[[str], None] = lambda line: None,
-             on_row: Callable[[list[CellRow]], None] = lambda rows: None) -> GridResult:
-    """Every cell of `config`: finished ones read back, the others run (locally, or on the Dask
-    scheduler at `cluster`, which may also be a `distributed.Client`) and saved as they finish;
-    `on_row` sees the rows finished so far, in grid order, after each one."""
+             on_row: Callable[[list[CellRow]], None] = lambda rows: None,
+             domains: Sequence[str] | None = None, methods: Sequence[str] | None = None) -> GridResult:
+    """Every cell of `config` (or those of `domains` and `methods`): finished ones read back, the
+    others run (locally, or on the Dask scheduler at `cluster`, which may also be a
+    `distributed.Client`) and saved as they finish; `on_row` sees the rows finished so far, in grid
+    order, after each one. The result's rows are those of every finished cell of the grid."""
     grid = cells(config)
+    selected = set(selected_cells(config, domains, methods))
     result = GridResult()
     rows: dict[Cell, CellRow] = {}
     todo = []
     for cell in grid:
         row = finished_row(config, cell)
-        if row is None:
-            todo.append(cell)
-        else:
+        if row is not None:
             rows[cell] = row
             result.reused.append(cell.id)
+        elif cell in selected:
+            todo.append(cell)
     # cells that read another method's training (gnn-v@fixed-loss) last: by then it is mostly trained
     todo.sort(key=lambda cell: method(cell.method).trained_by is not None)
     progress(f"{len(grid)} cells: {len(rows)} finished before, {len(todo)} to run")
@@ -165,7 +183,7 @@ def run_grid(config: ExperimentConfig, jobs: int | None = None, cluster: str | N
         report_status(progress, "cells", len(rows), len(grid), f"last: {cell.id}")
         on_row([rows[c] for c in grid if c in rows])
     finish_status(progress, "cells")
-    result.rows = [rows[cell] for cell in grid]
+    result.rows = [rows[cell] for cell in grid if cell in rows]
     return result
 
 
