@@ -142,8 +142,8 @@ def test_domains_and_methods_run_part_of_a_grid_and_tables_keep_every_finished_c
 
     capsys.readouterr()
     assert main(["experiment", str(config.path), "--methods", "rule"]) == 2
-    assert capsys.readouterr().err.strip() == (f"stratpol: error: {config.path}: --methods rule: not in the config "
-                                                "(it has rules, lama-first)")
+    assert capsys.readouterr().err.strip() == (f"stratpol: error: {config.path}: no methods rule in the config "
+                                                "(its methods: rules, lama-first)")
 
 
 def test_changed_evaluation_settings_do_not_reuse_old_rows(local, tmp_path):

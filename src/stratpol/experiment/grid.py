@@ -52,10 +52,10 @@ def selected_cells(config: ExperimentConfig, domains: Sequence[str] | None = Non
                    methods: Sequence[str] | None = None) -> list[Cell]:
     """The cells of `config` of the given domains and methods (None: all of them), to run part of a
     grid first; a name the config does not have is an error."""
-    for option, names, known in (("--domains", domains, config.domains), ("--methods", methods, config.methods)):
+    for kind, names, known in (("domains", domains, config.domains), ("methods", methods, config.methods)):
         unknown = [name for name in names or () if name not in known]
         if unknown:
-            raise InputError(f"{option} {', '.join(unknown)}: not in the config (it has {', '.join(known)})",
+            raise InputError(f"no {kind} {', '.join(unknown)} in the config (its {kind}: {', '.join(known)})",
                              config.path)
     return [cell for cell in cells(config)
             if (domains is None or cell.domain in domains) and (methods is None or cell.method in methods)]
