@@ -523,10 +523,12 @@ def _experiment(args: argparse.Namespace) -> int:
     if args.prune:
         from stratpol.experiment.grid import prune_replaced_evaluations
 
-        removed = prune_replaced_evaluations(config)
+        removed = prune_replaced_evaluations(config, args.domains, args.methods)
         print(f"removed {len(removed)} evaluation folders that finished cells no longer use (from {config.out})")
         return 0
     if args.report:
+        if args.domains or args.methods:
+            raise InputError("--report writes the tables of every finished cell: it takes no --domains or --methods")
         from stratpol.experiment.grid import finished_rows
         from stratpol.experiment.tables import write_tables
 
@@ -852,10 +854,11 @@ def build_parser() -> argparse.ArgumentParser:
     experiment.add_argument("--out", metavar="DIR", help="results folder (default: the config's out, or "
                                                          "results/<name> beside the config)")
     experiment.add_argument("--domains", nargs="+", metavar="DOMAIN",
-                            help="run (or, with --status, show) only the cells of these of the config's domains")
+                            help="run (or, with --status or --prune, show or prune) only the cells of these of the "
+                                 "config's domains")
     experiment.add_argument("--methods", nargs="+", metavar="METHOD",
-                            help="run (or, with --status, show) only the cells of these of the config's methods; "
-                                 "the tables always hold every finished cell")
+                            help="run (or show or prune) only the cells of these of the config's methods; the "
+                                 "tables always hold every finished cell")
     instead = experiment.add_mutually_exclusive_group()  # each runs nothing and does one thing instead
     instead.add_argument("--status", action="store_true",
                          help="print where each cell stands (finished, evaluating, trained, to run); run nothing")

@@ -141,6 +141,9 @@ def test_domains_and_methods_run_part_of_a_grid_and_tables_keep_every_finished_c
     assert "| gripper | rules | 6 |" in (part.out / "summary.md").read_text()
 
     capsys.readouterr()
+    assert main(["experiment", str(config.path), "--report", "--domains", "gripper"]) == 2
+    assert capsys.readouterr().err.strip() == ("stratpol: error: --report writes the tables of every finished cell: "
+                                                "it takes no --domains or --methods")
     assert main(["experiment", str(config.path), "--methods", "rule"]) == 2
     assert capsys.readouterr().err.strip() == (f"stratpol: error: {config.path}: no methods rule in the config "
                                                 "(its methods: rules, lama-first)")
@@ -177,9 +180,13 @@ def test_a_changed_stop_rule_reruns_the_cells_from_their_earlier_runs(local, tmp
     with pytest.raises(SystemExit) as usage:  # one of them: argparse's one line and exit code 2
         main(["experiment", str(path), "--out", str(tmp_path / "out"), "--prune", "--report"])
     assert usage.value.code == 2
+    lama = Cell("gripper", "lama-first", 0)
+    before = {f.name for f in (tmp_path / "out" / "evaluations").iterdir()}
+    assert main(["experiment", str(path), "--out", str(tmp_path / "out"), "--prune", "--methods", "rules"]) == 0
+    assert before - {f.name for f in (tmp_path / "out" / "evaluations").iterdir()} == {earlier.name}
     assert main(["experiment", str(path), "--out", str(tmp_path / "out"), "--prune"]) == 0
     assert sorted(f.name for f in (tmp_path / "out" / "evaluations").iterdir()) == sorted(
-        evaluation_folder(more, c).name for c in (cell, Cell("gripper", "lama-first", 0)))
+        evaluation_folder(more, c).name for c in (cell, lama))
     # a changed step bound changes every run: nothing is taken over
     path.write_text(config.path.read_text().replace("max_runs_per_size = 3", "plan_length_bound = 50"))
     assert earlier_evaluation(load_config(path, out=tmp_path / "out"), cell, source) is None

@@ -79,12 +79,13 @@ def finished_rows(config: ExperimentConfig) -> list[CellRow]:
     return [row for row in (finished_row(config, cell) for cell in cells(config)) if row is not None]
 
 
-def prune_replaced_evaluations(config: ExperimentConfig) -> list[Path]:
-    """Remove the evaluation folders of finished cells that their current evaluation has replaced
-    (older settings or artifacts), and return them; those of unfinished cells stay, since a rerun
-    may take over their runs."""
+def prune_replaced_evaluations(config: ExperimentConfig, domains: Sequence[str] | None = None,
+                               methods: Sequence[str] | None = None) -> list[Path]:
+    """Remove the evaluation folders of finished cells (of `domains` and `methods`, None: all) that
+    their current evaluation has replaced (older settings or artifacts), and return them; those of
+    unfinished cells stay, since a rerun may take over their runs."""
     replaced = []
-    for cell in cells(config):
+    for cell in selected_cells(config, domains, methods):
         row = finished_row(config, cell)
         if row is not None and row.evaluation is not None:
             current = config.out / row.evaluation
