@@ -41,6 +41,10 @@ class GNNTraining:
                                       within(0, 1, True, True), "T")
     validation_sizes: int = parameter(5, "sizes above the largest training size validation may go", at_least(1),
                                       "K")
+    validation_growth: int = parameter(0, "sizes the validation window grows by whenever a checkpoint solves all "
+                                       "of it (the best one is judged on them too, so a later checkpoint can "
+                                       "beat the first to reach the window's end; 0: the window stays)",
+                                       at_least(0), "G")
     validate_every: int = parameter(1, "epochs between validations", at_least(1), "E")
     patience: int | None = parameter(None, "stop after this many validations without a better score", at_least(1),
                                      "P")

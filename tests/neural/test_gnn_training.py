@@ -58,7 +58,7 @@ def trained(tmp_path_factory):
     trajectories = teacher_data("gripper", range(5, 10), 1, planner_name="astar-lmcut", heuristics=False,
                                 cache_dir=out / "cache")
     config = GNNTraining(value="q-exp", epochs=100, hidden=16, layers=6, batch_size=16, device="cpu",
-                         validation_instances=1, validation_sizes=3, validate_every=10)
+                         validation_instances=1, validation_sizes=3, validate_every=10, validation_growth=3)
     yield out / "model", train_gnn("gripper", trajectories, config, out / "model")
     torch.set_num_threads(threads)
 
@@ -72,6 +72,19 @@ def test_a_few_epochs_of_q_exp_solve_small_gripper(trained):
         outcome = run(policy, instance, 200)
         assert outcome.solved, f"{balls} balls: {outcome.failure}"
         assert validate_plan(instance, outcome.plan).valid
+
+
+def test_the_validation_window_grows_so_a_later_checkpoint_can_win(trained):
+    # sizes 10-12 at first; a checkpoint that solves all of them grows the window by 3
+    _, report = trained
+    judged = [e for e in report.epochs if e.validation is not None]
+    assert judged[0].window_end == 12
+    ends = [e.window_end for e in judged]
+    assert ends == sorted(ends) and ends[-1] > 12
+    first_to_fill = next(e for e in judged if e.window_end > 12)
+    assert report.best_epoch > first_to_fill.epoch  # with a fixed window the first would have stayed
+    final = [e for e in judged if e.window_end == ends[-1]]
+    assert report.best_score >= max(e.validation for e in final)
 
 
 def test_checkpoint_round_trip(trained):

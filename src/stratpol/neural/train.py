@@ -20,11 +20,11 @@ import torch
 
 from stratpol.atomic import write_text_atomically
 from stratpol.errors import InputError
-from stratpol.evaluation.scaling import dynamic_validation
 from stratpol.generation import domain_folder
 from stratpol.generation.size_csp import smallest_size
 from stratpol.method_settings import GNNTraining
 from stratpol.methods import FIXED_SELECTIONS, selected_checkpoint
+from stratpol.neural.checkpoint_selection import CheckpointSelection
 from stratpol.neural.data import TeacherTrajectory, teacher_data
 from stratpol.neural.encoding import StateEncoder
 from stratpol.neural.losses import q_loss, regulariser_bounds, value_loss
@@ -43,6 +43,7 @@ class EpochRecord:
     seconds: float
     validation: float | None = None
     coverage: dict[int, float] | None = None
+    window_end: int | None = None  # the largest size of the validation window it was judged on
     fixed: FixedScores | None = None  # on the fixed validation set, when there is one
 
 
@@ -96,6 +97,9 @@ def train_gnn(domain: str, trajectories: Sequence[TeacherTrajectory], config: GN
     report = TrainingReport(config.value, str(device), len(examples), sum(p.numel() for p in model.parameters()),
                             len(trajectories), sorted({t.size for t in trajectories}))
     start_size, bound = _validation_start(trajectories)
+    selection = CheckpointSelection(folder, encoder, device, start_size, bound, config.validation_instances,
+                                    config.validation_tau, config.validation_sizes, config.validation_growth,
+                                    config.seed)
     fixed_examples = _examples(fixed_set, config.value)
     best_fixed: dict[str, FixedScores] = {}
     stale = 0
@@ -114,16 +118,19 @@ def train_gnn(domain: str, trajectories: Sequence[TeacherTrajectory], config: GN
             total += loss.item() * len(chunk)
         record = EpochRecord(epoch, total / len(examples), time.perf_counter() - epoch_started)
         if epoch % config.validate_every == 0 or epoch == config.epochs:
-            result = dynamic_validation(GNNPolicy(model, encoder, device=device), folder, start_size, bound,
-                                        config.validation_instances, config.validation_tau,
-                                        max_size=start_size + config.validation_sizes, seed=config.seed)
-            record.validation, record.coverage = result.score, result.coverage
+            judgement = selection.judge(model)
+            record.validation, record.coverage = judgement.result.score, judgement.result.coverage
+            record.window_end = judgement.window_end
             meta = {"config": asdict(config), "epoch": epoch, "training_sizes": report.sizes}
-            if report.best_score is None or result.score > report.best_score:
-                report.best_epoch, report.best_score, stale = epoch, result.score, 0
-                save_checkpoint(out, model, folder.name, config.value, {**meta, "validation": result.score})
+            if judgement.best:
+                report.best_epoch, stale = epoch, 0
+                save_checkpoint(out, model, folder.name, config.value, {**meta, "validation": record.validation})
             else:
                 stale += 1
+            report.best_score = selection.best.score  # re-scored when the window grew
+            if judgement.grown:
+                progress(f"validation window grows to size {judgement.window_end}; the best is epoch "
+                         f"{report.best_epoch} with {report.best_score:.2f}")
             if fixed_set:
                 record.fixed = _fixed_scores(model, encoder, fixed_set, fixed_examples, bound, config, device)
                 for criterion in FIXED_SELECTIONS:

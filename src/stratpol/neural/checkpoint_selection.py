@@ -1,0 +1,78 @@
+"""Dynamic validation's choice among the checkpoints of one training run, over a window of sizes
+that may grow while checkpoints solve all of it.
+
+The validation paper's Algorithm 2 goes up in size until coverage drops to tau; here a window of K
+sizes above the training ones caps it (the budget of a CPU). Every checkpoint that solves the whole
+window then scores K, and the first of them stays selected however much later ones improve (ferry's V:
+the first of 14 such checkpoints, loss 0.79 against 0.35 at the end). With a growth of g, a checkpoint
+that solves the whole window (coverage above tau at its last size) grows it by g sizes, and the best
+checkpoint so far is judged on the added sizes too, so that every score compared covers the same sizes.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+
+import torch
+
+from stratpol.evaluation.scaling import ValidationResult, dynamic_validation
+from stratpol.generation import DomainFolder
+from stratpol.neural.encoding import StateEncoder
+from stratpol.neural.policies import GNNPolicy
+from stratpol.neural.rgnn import RelationalGNN
+
+LARGEST_VALIDATION_SIZE = 500  # the window never grows past it
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """One checkpoint's validation result, whether it is the best so far, and the window's last size."""
+
+    result: ValidationResult
+    best: bool
+    window_end: int
+    grown: bool  # the window grew while this checkpoint was judged
+
+
+class CheckpointSelection:
+    """Keeps the best checkpoint of a run by dynamic validation, judging each on the current window."""
+
+    def __init__(self, folder: DomainFolder, encoder: StateEncoder, device: torch.device, start_size: int,
+                 plan_length_bound: int, instances: int, tau: float, sizes: int, growth: int = 0,
+                 seed: int = 0) -> None:
+        self.folder, self.encoder, self.device = folder, encoder, device
+        self.start_size, self.plan_length_bound = start_size, plan_length_bound
+        self.instances, self.tau, self.growth, self.seed = instances, tau, growth, seed
+        self.window_end = min(start_size + sizes, LARGEST_VALIDATION_SIZE)
+        self.best: ValidationResult | None = None
+        self._best_model: RelationalGNN | None = None
+
+    def judge(self, model: RelationalGNN) -> Judgement:
+        """Validate `model` (growing the window while it solves all of it); a copy is kept when it is best."""
+        result = self._validate(model, self.start_size, self.window_end)
+        grown = False
+        while self.growth and self._fills_window(result) and self.window_end < LARGEST_VALIDATION_SIZE:
+            end = min(self.window_end + self.growth, LARGEST_VALIDATION_SIZE)
+            if self.best is not None and self._fills_window(self.best):
+                self.best = _joined(self.best, self._validate(self._best_model, self.window_end, end))
+            result = _joined(result, self._validate(model, self.window_end, end))
+            self.window_end, grown = end, True
+        best = self.best is None or result.score > self.best.score
+        if best:
+            self.best, self._best_model = result, copy.deepcopy(model).eval()
+        return Judgement(result, best, self.window_end, grown)
+
+    def _validate(self, model: RelationalGNN, above: int, end: int) -> ValidationResult:
+        """Algorithm 2 over the sizes above `above` up to `end`."""
+        policy = GNNPolicy(model, self.encoder, device=self.device)
+        return dynamic_validation(policy, self.folder, above, self.plan_length_bound, self.instances, self.tau,
+                                  max_size=end, seed=self.seed)
+
+    def _fills_window(self, result: ValidationResult) -> bool:
+        """Validation reached the window's end without coverage dropping to tau."""
+        return bool(result.coverage) and result.coverage[max(result.coverage)] > self.tau
+
+
+def _joined(first: ValidationResult, then: ValidationResult) -> ValidationResult:
+    return ValidationResult(first.score + then.score, {**first.coverage, **then.coverage})
