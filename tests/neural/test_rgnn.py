@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
@@ -92,3 +93,20 @@ def test_smooth_maximum_is_close_to_the_maximum():
     result = _smooth_maximum(messages, targets, 2, beta=12.0)
     assert torch.allclose(result, torch.tensor([[3.0, -1.0], [0.5, 0.5]]), atol=0.01)
     assert (result[0] >= torch.tensor([3.0, -1.0])).all()  # never below the hard maximum
+
+
+def test_a_batch_is_the_same_whatever_the_string_hash_seed():
+    # states hold their atoms in sets, which iterate by string hash: the encoder sorts them, so that
+    # the order of the additions in message passing, and so a training run, repeat exactly
+    import subprocess
+    import sys
+
+    script = ("from stratpol.generation import domain_folder\n"
+              "from stratpol.neural.encoding import StateEncoder\n"
+              "ferry = domain_folder('ferry')\n"
+              "instance = ferry.domain.instance_from_text(ferry.generator(cars=4, locations=3, seed=1))\n"
+              "batch = StateEncoder(ferry.domain, actions=False).encode([(instance.initial_state, ())])\n"
+              "print({name: ids.tolist() for name, ids in sorted(batch.relations.items())})\n")
+    outputs = {subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                              env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2")}
+    assert len(outputs) == 1

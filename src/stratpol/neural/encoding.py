@@ -98,7 +98,7 @@ class StateEncoder:
             for name, local in tables.static.items():
                 ids[name].append(local + offset)
             atoms = state.atoms
-            for predicate, args in atoms:
+            for predicate, args in sorted(atoms):  # sets iterate by string hash: sorted, runs repeat exactly
                 ids[predicate].append(every_object if not args else
                                       np.fromiter((tables.object_index[a] + offset for a in args), np.int64, len(args)))
             for predicate, local, atom in tables.goal:
@@ -126,7 +126,7 @@ class StateEncoder:
             names = (*self.domain.constants, *instance.objects)
             index = {name: number for number, name in enumerate(dict.fromkeys(names))}
             static: dict[str, list[int]] = {}
-            for predicate, args in instance.static_atoms:
+            for predicate, args in sorted(instance.static_atoms):
                 static.setdefault(predicate, []).extend([index[a] for a in args] if args else range(len(index)))
             goal = [(lit.atom[0], tuple(index[a] for a in lit.atom[1]), lit.atom) for lit in instance.goal if lit.positive]
             tables = _InstanceTables(index, {k: np.asarray(v, np.int64) for k, v in static.items()}, goal)
