@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
+import sys
 
 import pytest
 import torch
@@ -98,9 +100,6 @@ def test_smooth_maximum_is_close_to_the_maximum():
 def test_a_batch_is_the_same_whatever_the_string_hash_seed():
     # states hold their atoms in sets, which iterate by string hash: the encoder sorts them, so that
     # the order of the additions in message passing, and so a training run, repeat exactly
-    import subprocess
-    import sys
-
     script = ("from stratpol.generation import domain_folder\n"
               "from stratpol.neural.encoding import StateEncoder\n"
               "ferry = domain_folder('ferry')\n"

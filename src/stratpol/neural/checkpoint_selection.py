@@ -3,11 +3,11 @@ that may grow while checkpoints solve all of it.
 
 The validation paper's Algorithm 2 goes up in size until coverage drops to tau; here a window of K
 sizes above the training ones caps it (the budget of a CPU). Every checkpoint that solves the whole
-window then scores K, and the first of them stays selected however much later ones improve (ferry's V:
-the first of 14 such checkpoints, with loss 0.79, later ones down to 0.35). With a growth of g, a checkpoint
-that solves the whole window (coverage above tau at its last size) grows it by g sizes, and the best
-checkpoint so far is judged on the added sizes too, so that every score compared covers the same sizes.
-"""
+window then scores K, and the first of them stays selected however much later ones improve
+(seeds.toml's ferry V: the first of 14 such checkpoints, with loss 0.79, later ones down to 0.35).
+With a growth of g, a checkpoint that solves the whole window (coverage above tau at its last size)
+grows it by g sizes, and the best checkpoint so far is judged on the added sizes too, so that every
+score compared covers the same sizes."""
 
 from __future__ import annotations
 
