@@ -251,8 +251,11 @@ class ValidationResult:
     coverage: dict[int, float]
 
 
+LARGEST_VALIDATION_SIZE = 500  # dynamic validation goes no further up, however well a policy does
+
+
 def dynamic_validation(policy: GeneralPolicy, folder: DomainFolder, start_size: int, plan_length_bound: int,
-                       instances_per_size: int = 10, tau: float = 0.3, max_size: int = 500,
+                       instances_per_size: int = 10, tau: float = 0.3, max_size: int = LARGEST_VALIDATION_SIZE,
                        forbid_revisits: bool = False, seed: int = 0) -> ValidationResult:
     """Algorithm 2: from start_size + 1 upwards, m instances per size, until coverage <= tau."""
     coverage: dict[int, float] = {}

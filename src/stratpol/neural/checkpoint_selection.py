@@ -12,17 +12,16 @@ score compared covers the same sizes."""
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import torch
 
-from stratpol.evaluation.scaling import ValidationResult, dynamic_validation
+from stratpol.evaluation.scaling import LARGEST_VALIDATION_SIZE, ValidationResult, dynamic_validation
 from stratpol.generation import DomainFolder
 from stratpol.neural.encoding import StateEncoder
 from stratpol.neural.policies import GNNPolicy
 from stratpol.neural.rgnn import RelationalGNN
-
-LARGEST_VALIDATION_SIZE = 500  # the window never grows past it
 
 
 @dataclass(frozen=True)
@@ -40,10 +39,11 @@ class CheckpointSelection:
 
     def __init__(self, folder: DomainFolder, encoder: StateEncoder, device: torch.device, start_size: int,
                  plan_length_bound: int, instances: int, tau: float, sizes: int, growth: int = 0,
-                 seed: int = 0) -> None:
+                 seed: int = 0, progress: Callable[[str], None] = lambda line: None) -> None:
         self.folder, self.encoder, self.device = folder, encoder, device
         self.start_size, self.plan_length_bound = start_size, plan_length_bound
         self.instances, self.tau, self.growth, self.seed = instances, tau, growth, seed
+        self.progress = progress
         self.window_end = min(start_size + sizes, LARGEST_VALIDATION_SIZE)
         self.best: ValidationResult | None = None
         self._best_model: RelationalGNN | None = None
@@ -54,6 +54,7 @@ class CheckpointSelection:
         grown = False
         while self.growth and self._fills_window(result) and self.window_end < LARGEST_VALIDATION_SIZE:
             end = min(self.window_end + self.growth, LARGEST_VALIDATION_SIZE)
+            self.progress(f"validation window grows to size {end} (sizes {self.window_end + 1}-{end} added)")
             if self.best is not None and self._fills_window(self.best):
                 self.best = _joined(self.best, self._validate(self._best_model, self.window_end, end))
             result = _joined(result, self._validate(model, self.window_end, end))

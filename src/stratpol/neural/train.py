@@ -99,7 +99,7 @@ def train_gnn(domain: str, trajectories: Sequence[TeacherTrajectory], config: GN
     start_size, bound = _validation_start(trajectories)
     selection = CheckpointSelection(folder, encoder, device, start_size, bound, config.validation_instances,
                                     config.validation_tau, config.validation_sizes, config.validation_growth,
-                                    config.seed)
+                                    config.seed, progress)
     fixed_examples = _examples(fixed_set, config.value)
     best_fixed: dict[str, FixedScores] = {}
     stale = 0
@@ -129,8 +129,8 @@ def train_gnn(domain: str, trajectories: Sequence[TeacherTrajectory], config: GN
                 stale += 1
             report.best_score = selection.best.score  # re-scored when the window grew
             if judgement.grown:
-                progress(f"validation window grows to size {judgement.window_end}; the best is epoch "
-                         f"{report.best_epoch} with {report.best_score:.2f}")
+                progress(f"over sizes up to {judgement.window_end}, the best is epoch {report.best_epoch} with "
+                         f"{report.best_score:.2f}")
             if fixed_set:
                 record.fixed = _fixed_scores(model, encoder, fixed_set, fixed_examples, bound, config, device)
                 for criterion in FIXED_SELECTIONS:
