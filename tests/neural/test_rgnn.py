@@ -9,11 +9,15 @@ import sys
 
 import pytest
 import torch
+import torch.nn.functional as F
 from helpers import blocks_instance, gripper_instance
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from stratpol.generation import domain_folder
 from stratpol.neural.encoding import StateEncoder, action_relation, goal_relation
-from stratpol.neural.rgnn import RelationalGNN, RGNNConfig, _smooth_maximum
+from stratpol.neural.policies import GNNPolicy
+from stratpol.neural.rgnn import Mish, RelationalGNN, RGNNConfig, _smooth_maximum
 
 
 def _model(encoder: StateEncoder, head: str, seed: int = 0) -> RelationalGNN:
@@ -95,6 +99,31 @@ def test_smooth_maximum_is_close_to_the_maximum():
     result = _smooth_maximum(messages, targets, 2, beta=12.0)
     assert torch.allclose(result, torch.tensor([[3.0, -1.0], [0.5, 0.5]]), atol=0.01)
     assert (result[0] >= torch.tensor([3.0, -1.0])).all()  # never below the hard maximum
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(-1e6, 1e6, allow_nan=False, width=32), min_size=1, max_size=64))
+def test_mish_without_autograd_is_torchs_mish(values):
+    x = torch.tensor(values + [-200.0, -88.0, -20.0, 0.0, 19.9, 20.0, 20.1, 1e4])
+    with torch.no_grad():
+        assert torch.allclose(Mish()(x), F.mish(x), rtol=2e-6, atol=1e-37)
+
+
+@pytest.mark.parametrize("chunk_nodes", [1, 40, 10**6])
+def test_a_value_decision_in_chunks_scores_what_one_pass_scores(chunk_nodes, monkeypatch):
+    folder = domain_folder("blocksworld")
+    instance = blocks_instance(folder.domain, 9, seed=4)
+    state = instance.initial_state
+    successors = instance.successors(state)
+    encoder = StateEncoder(folder.domain, actions=False)
+    policy = GNNPolicy(_model(encoder, "value"), encoder)
+    with torch.no_grad():
+        one_pass = policy.model(encoder.encode([(s.state, ()) for s in successors]))
+    monkeypatch.setattr("stratpol.neural.policies.CHUNK_NODES", chunk_nodes)
+    monkeypatch.setattr("stratpol.neural.policies.MIN_CHUNK_STATES", 1)
+    scores = policy.scores(state, successors)
+    assert scores.shape == (len(successors),)
+    assert torch.allclose(scores, one_pass + 1.0, atol=1e-5)  # blocksworld's actions cost 1
 
 
 def test_a_batch_is_the_same_whatever_the_string_hash_seed():

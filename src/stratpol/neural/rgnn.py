@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 
 import torch
+import torch.nn.functional as F
 from torch import nn
 
 from stratpol.neural.encoding import RelationalBatch
@@ -38,8 +39,21 @@ class RGNNConfig:
         return asdict(self)
 
 
+class Mish(nn.Module):
+    """x tanh(softplus(x)). Without autograd it is computed as x n / (n + 2), n = e^x (e^x + 2), with one
+    exp and in-place steps: torch's CPU mish kernel took twice as long (18.8 against 10.0 ms on 3.5M
+    values) and is a quarter of a V decision's forward pass. The two agree to 5e-7 relative."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if torch.is_grad_enabled():
+            return F.mish(x)
+        e = torch.exp(x.clamp(max=20.0))  # above 20, n / (n + 2) is 1 in float32
+        n = (e + 2.0).mul_(e)
+        return n.div_(n + 2.0).mul_(x)
+
+
 def _mlp(inputs: int, outputs: int) -> nn.Sequential:
-    return nn.Sequential(nn.Linear(inputs, inputs), nn.Mish(), nn.Linear(inputs, outputs))
+    return nn.Sequential(nn.Linear(inputs, inputs), Mish(), nn.Linear(inputs, outputs))
 
 
 class RelationalGNN(nn.Module):
@@ -101,6 +115,9 @@ def _smooth_maximum(messages: torch.Tensor, targets: torch.Tensor, nodes: int, b
     index = targets.unsqueeze(1).expand_as(messages)
     maximum = torch.zeros(nodes, messages.shape[1], device=messages.device, dtype=messages.dtype)
     maximum = maximum.scatter_reduce(0, index, messages.detach(), reduce="amax", include_self=False)
-    exponentials = torch.exp(beta * (messages - maximum.index_select(0, targets)))
+    if torch.is_grad_enabled():
+        exponentials = torch.exp(beta * (messages - maximum.index_select(0, targets)))
+    else:  # the same in place: the message tensors are the largest of a forward pass
+        exponentials = torch.sub(messages, maximum.index_select(0, targets)).mul_(beta).exp_()
     sums = torch.zeros_like(maximum).index_add_(0, targets, exponentials)
     return maximum + torch.log(sums + 1e-16) / beta
