@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from stratpol.generation import domain_folder
 from stratpol.neural.encoding import StateEncoder, action_relation, goal_relation
 from stratpol.neural.policies import GNNPolicy
-from stratpol.neural.rgnn import Mish, RelationalGNN, RGNNConfig, _smooth_maximum
+from stratpol.neural.rgnn import ONE_EXP_MISH_FROM, Mish, RelationalGNN, RGNNConfig, _one_exp_mish, _smooth_maximum
 
 
 def _model(encoder: StateEncoder, head: str, seed: int = 0) -> RelationalGNN:
@@ -103,10 +103,16 @@ def test_smooth_maximum_is_close_to_the_maximum():
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.floats(-1e6, 1e6, allow_nan=False, width=32), min_size=1, max_size=64))
-def test_mish_without_autograd_is_torchs_mish(values):
+def test_the_one_exp_mish_is_torchs_mish(values):
     x = torch.tensor(values + [-200.0, -88.0, -20.0, 0.0, 19.9, 20.0, 20.1, 1e4])
+    assert torch.allclose(_one_exp_mish(x), F.mish(x), rtol=2e-6, atol=1e-37)
+
+
+def test_mish_takes_the_one_exp_form_only_without_autograd_on_large_tensors():
+    x = torch.linspace(-30.0, 30.0, ONE_EXP_MISH_FROM)
     with torch.no_grad():
-        assert torch.allclose(Mish()(x), F.mish(x), rtol=2e-6, atol=1e-37)
+        assert torch.equal(Mish()(x), _one_exp_mish(x)) and torch.equal(Mish()(x[:-1]), F.mish(x[:-1]))
+    assert torch.equal(Mish()(x), F.mish(x))
 
 
 @pytest.mark.parametrize("chunk_nodes", [1, 40, 10**6])
