@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import time
 from pathlib import Path
 
 import pytest
@@ -90,6 +91,31 @@ def test_a_size_takes_its_minimum_of_runs_before_its_time_budget_ends_it(gripper
     assert [m.runs for m in scaling_evaluation(policy, folder, hurried).sizes] == [1, 1, 1]
     patient = dataclasses.replace(hurried, min_runs_per_size=4)
     assert [m.runs for m in scaling_evaluation(policy, folder, patient).sizes] == [4, 4, 4]
+
+
+class _SlowPolicy:
+    """The inner policy with a pause before each run's first decision."""
+
+    name = "slow"
+
+    def __init__(self, inner, seconds: float):
+        self.inner, self.seconds = inner, seconds
+
+    def controller(self, instance):
+        time.sleep(self.seconds)
+        return self.inner.controller(instance)
+
+
+def test_a_resumed_evaluation_counts_the_recorded_seconds_against_each_size_budget(gripper_policy, tmp_path):
+    folder, policy = gripper_policy
+    # 0.1 s a run, 0.15 s a size: two runs a size; read back, the two runs spend the budget again
+    # (a clock started over would run a third, and more on every resume)
+    settings = ScalingSettings(max_size=6, seconds_per_size=0.15)
+    first = scaling_evaluation(_SlowPolicy(policy, 0.1), folder, settings, out=tmp_path, source="slow")
+    lines = (tmp_path / "runs.jsonl").read_text().splitlines()
+    again = scaling_evaluation(_SlowPolicy(policy, 0.1), folder, settings, out=tmp_path, source="slow")
+    assert [m.runs for m in first.sizes] == [m.runs for m in again.sizes] == [2, 2]
+    assert (tmp_path / "runs.jsonl").read_text().splitlines() == lines
 
 
 def test_another_stop_rule_takes_over_the_runs_of_the_same_draws(gripper_policy, tmp_path):

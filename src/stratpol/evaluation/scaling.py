@@ -157,9 +157,10 @@ def _evaluate_size(policy: GeneralPolicy, folder: DomainFolder, size: int, setti
     interval = SequentialInterval(settings.epsilon, settings.kappa, maximum_runs=settings.max_runs_per_size)
     records: list[RunRecord] = []
     started = time.perf_counter()
+    replayed = 0.0  # the recorded seconds of runs read back from the log
     index = 0
     while not interval.done():
-        if _out_of_time(settings, started, interval.runs):
+        if _out_of_time(settings, time.perf_counter() - started + replayed, interval.runs):
             break
         batch = list(range(index, index + max(settings.jobs, 1)))
         missing = [i for i in batch if (size, i) not in log.done]
@@ -173,8 +174,11 @@ def _evaluate_size(policy: GeneralPolicy, folder: DomainFolder, size: int, setti
         for i in batch:  # in draw order, so the stopping point does not depend on the batch size
             if interval.done():
                 break
-            records.append(log.done[(size, i)])
-            interval.add(log.done[(size, i)].solved)
+            record = log.done[(size, i)]
+            if i not in missing:
+                replayed += record.seconds / max(settings.jobs, 1)
+            records.append(record)
+            interval.add(record.solved)
         index += len(batch)
         report_status(progress, f"size {size}", interval.runs, None,
                       f"coverage {interval.mean:.2f} +- {interval.half_width:.2f} (stops at +- {settings.epsilon:g})")
@@ -204,11 +208,13 @@ def same_draws(a: Provenance, b: Provenance) -> bool:
             and all(a.settings.get(key) == b.settings.get(key) for key in DRAW_SETTINGS))
 
 
-def _out_of_time(settings: ScalingSettings, started: float, runs: int) -> bool:
-    """Whether a size's time budget ends it: never before its minimum of runs, since a coverage of one
-    or two runs would decide Scale by chance for a policy slow enough to take only those."""
+def _out_of_time(settings: ScalingSettings, seconds: float, runs: int) -> bool:
+    """Whether a size's time budget ends it after `seconds` on it: never before its minimum of runs,
+    since a coverage of one or two runs would decide Scale by chance for a policy slow enough to take
+    only those. Runs read back from the log count their recorded seconds, so that a resumed
+    evaluation does not start each size's clock over and run it again (instance drawing aside)."""
     return (settings.seconds_per_size is not None and runs >= settings.min_runs_per_size
-            and time.perf_counter() - started > settings.seconds_per_size)
+            and seconds > settings.seconds_per_size)
 
 
 def _summarise(result: ScalingResult, settings: ScalingSettings) -> None:
