@@ -41,13 +41,13 @@ class RGNNConfig:
 
 
 class Mish(nn.Module):
-    """x tanh(softplus(x)). Without autograd, on tensors of 4,096 values or more, it is computed as
+    """x tanh(softplus(x)). Without autograd, on CPU tensors of 4,096 values or more, it is computed as
     x n / (n + 2), n = e^x (e^x + 2), with one exp and in-place steps: torch's CPU mish kernel takes
     2.5x as long there (65,536 values: 203 against 79 us, measured idle) and was a quarter of a V
     decision's forward pass; on smaller tensors its single kernel is faster. They agree to 5e-7."""
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        if torch.is_grad_enabled() or x.numel() < ONE_EXP_MISH_FROM:
+        if torch.is_grad_enabled() or x.numel() < ONE_EXP_MISH_FROM or x.device.type != "cpu":
             return F.mish(x)
         return _one_exp_mish(x)
 
