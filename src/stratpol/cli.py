@@ -529,13 +529,12 @@ def _experiment(args: argparse.Namespace) -> int:
     if args.report:
         if args.domains or args.methods:
             raise InputError("--report writes the tables of every finished cell: it takes no --domains or --methods")
+        from stratpol.experiment import write_grid_tables
         from stratpol.experiment.grid import finished_rows
-        from stratpol.experiment.tables import write_tables
 
-        rows = finished_rows(config)
-        write_tables(rows, config.out, config.name)
+        write_grid_tables(config)
         print((config.out / "summary.md").read_text(), end="")
-        print(f"{len(rows)} of {len(cells(config))} cells finished; tables and plots in {config.out}")
+        print(f"{len(finished_rows(config))} of {len(cells(config))} cells finished; tables and plots in {config.out}")
         return 0
     try:
         with Progress() as progress:

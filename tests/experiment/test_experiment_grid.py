@@ -149,6 +149,25 @@ def test_domains_and_methods_run_part_of_a_grid_and_tables_keep_every_finished_c
                                                 "(its methods: rules, lama-first)")
 
 
+def test_the_tables_hold_the_cells_another_process_finished_meanwhile(local, tmp_path):
+    config, _ = local
+    shutil.copytree(config.out, tmp_path / "out")
+    part = load_config(config.path, out=tmp_path / "out")
+    rules, lama = (part.out / "cells" / f"gripper.{m}.s0.json" for m in ("rules", "lama-first"))
+    saved = lama.read_text()
+    rules.unlink()
+    lama.unlink()
+
+    def finished_elsewhere(line: str) -> None:  # lama-first's row lands while this process runs rules
+        if not lama.exists():
+            lama.write_text(saved)
+
+    result = run_experiment(part, methods=["rules"], progress=finished_elsewhere)
+    assert result.grid.computed == ["gripper.rules.s0"] and result.grid.reused == []
+    table = (part.out / "summary.md").read_text()
+    assert "| gripper | rules | 6 |" in table and "| gripper | lama-first | 6 |" in table
+
+
 def test_changed_evaluation_settings_do_not_reuse_old_rows(local, tmp_path):
     config, _ = local
     (config.path.parent / "changed.toml").write_text(config.path.read_text().replace("max_size = 6 ", "max_size = 5 "))

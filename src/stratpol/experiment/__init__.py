@@ -6,8 +6,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from stratpol.errors import InputError
 from stratpol.experiment.config import ExperimentConfig, load_config
-from stratpol.experiment.grid import GridResult, run_grid
+from stratpol.experiment.grid import GridResult, finished_rows, run_grid
 from stratpol.experiment.tables import write_tables
 
 
@@ -23,10 +24,21 @@ def run_experiment(config: ExperimentConfig, jobs: int | None = None, cluster=No
     """Run (or resume) every cell of `config`, or those of `domains` and `methods`, then write the
     tables and plots of all its finished cells into `config.out` (the tables also after each finished
     cell, so a long run that is cut off leaves tables of what it did)."""
-    grid = run_grid(config, jobs, cluster, progress,
-                    on_row=lambda rows: write_tables(rows, config.out, config.name, plots=False),
+    grid = run_grid(config, jobs, cluster, progress, on_row=lambda rows: write_grid_tables(config, plots=False),
                     domains=domains, methods=methods)
-    return ExperimentResult(grid, write_tables(grid.rows, config.out, config.name))
+    return ExperimentResult(grid, write_grid_tables(config))
 
 
-__all__ = ["ExperimentConfig", "ExperimentResult", "GridResult", "load_config", "run_experiment", "run_grid"]
+def write_grid_tables(config: ExperimentConfig, plots: bool = True) -> list[Path]:
+    """The tables (and plots) of every cell of the grid finished on disk, under its config file as it
+    reads now: other processes may finish cells of the same grid (`--domains`, `--methods`) while
+    this one runs, and the file may change meanwhile (a file that no longer loads leaves `config`)."""
+    try:
+        config = load_config(config.path, out=config.out)
+    except InputError:
+        pass
+    return write_tables(finished_rows(config), config.out, config.name, plots)
+
+
+__all__ = ["ExperimentConfig", "ExperimentResult", "GridResult", "load_config", "run_experiment", "run_grid",
+           "write_grid_tables"]
