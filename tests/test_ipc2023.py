@@ -139,6 +139,20 @@ def test_bench_ipc2023_prints_coverage_beside_the_competition_and_writes_its_fil
     assert settings == {"60 s, 8192 MiB", "30 s, 8192 MiB"}
 
 
+def test_a_run_on_part_of_the_track_keeps_the_recorded_rest_in_the_files(benchmarks, policies, tmp_path):
+    out = tmp_path / "out"
+    common = ("bench", "ipc2023", "--benchmarks", benchmarks, "--domains", "gripper", "--policies", policies,
+              "--time-limit", "60", "--out", out)
+    assert stratpol(*common, "--levels", "easy", "--methods", "rules").returncode == 0
+    run = stratpol(*common, "--levels", "medium", "--methods", "lama-first", "--planner-time-limit", "30")
+    assert run.returncode == 0, run.stderr
+    rows = (out / "coverage.csv").read_text().splitlines()
+    # the rules' easy runs of the first call stay in the files beside LAMA-first's medium run
+    assert "gripper,rules,easy,2,2,2,8.0" in rows and any(r.startswith("gripper,lama-first,medium,1,1,1,") for r in rows)
+    row = next(line for line in run.stdout.splitlines() if line.startswith("gripper"))
+    assert row.split()[1:8] == ["3", "2/-/-", "=", "2", "-/1/-", "=", "1"]
+
+
 def test_plan_lengths_are_compared_on_the_problems_both_solve():
     from stratpol.ipc2023.report import common_plan_lengths
 

@@ -17,6 +17,8 @@ from stratpol.parameters import at_least, option_type, positive, within
 from stratpol.progress import Progress
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from stratpol.experiment import ExperimentConfig
 
 
@@ -635,13 +637,18 @@ def _bench_ipc2023(args: argparse.Namespace, progress: Progress) -> int:
         raise InputError(f"none of the IPC 2023 domains ({', '.join(DOMAINS)}) has a folder here", root)
     limits = Limits(args.time_limit or Limits.seconds, args.memory_limit, args.planner_time_limit)
     out = Path(args.out)
-    records = ipc2023_benchmark(root, out, domains, args.levels, args.methods,
-                                Path(args.policies or "experiments/results/policies/ipc2023"), limits, args.jobs,
-                                progress, run=not args.report, models=_grid_models(args, domains))
-    problems = published_problems(root, domains, args.levels)
-    write_coverage(records, problems, args.methods, limits.describe(), out)
-    print(render_coverage(records, problems, args.methods, limits.describe()))
-    beside = render_q_paper(records, problems, args.methods)
+    policies = Path(args.policies or "experiments/results/policies/ipc2023")
+    if not args.report:
+        ipc2023_benchmark(root, out, domains, args.levels, args.methods, policies, limits, args.jobs, progress,
+                          models=_grid_models(args, domains, args.methods))
+    domains, levels, methods = _ipc2023_table_scope(args, root, out, domains)
+    records = ipc2023_benchmark(root, out, domains, levels, methods, policies, limits, run=False,
+                                models=_grid_models(args, domains, methods))
+    methods = [m for m in methods if m in args.methods or any(r.method == m for r in records)]
+    problems = published_problems(root, domains, levels)
+    write_coverage(records, problems, methods, limits.describe(), out)
+    print(render_coverage(records, problems, methods, limits.describe()))
+    beside = render_q_paper(records, problems, methods)
     if beside:
         print(beside)
     print(f"records, plans, coverage.csv, coverage.json and coverage.png in {out}")
@@ -662,13 +669,32 @@ def _ipc_method(name: str) -> str:
     return name
 
 
-def _grid_models(args: argparse.Namespace, domains: Sequence[str]) -> dict:
-    """(method, domain) -> the model folder `--grid`'s first seed trained, for the neural methods asked for."""
+def _ipc2023_table_scope(args: argparse.Namespace, root: Path, out: Path,
+                         domains: list[str]) -> tuple[list[str], list[str], list[str]]:
+    """The domains, levels and methods of the tables: those asked for, and those `out` holds records
+    of (under the same limits, as the table then shows), so that a run on part of the track does not
+    write files that drop the rest of it."""
+    from stratpol.ipc2023.anchors import LEVELS
+    from stratpol.ipc2023.runs import METHODS, ProblemRecord
+    from stratpol.records import read_records
+
+    recorded = read_records(out / "records.jsonl", ProblemRecord)
+    seen = [r.domain for r in recorded if (root / r.domain / "domain.pddl").is_file()]
+    levels = [level for level in LEVELS if level in args.levels or any(r.level == level for r in recorded)]
+    # a recorded neural method has a setting only through the models of --grid
+    methods = list(dict.fromkeys([*args.methods, *(r.method for r in recorded
+                                                   if r.method in METHODS or args.grid is not None)]))
+    methods.sort(key=lambda m: METHODS.index(m) if m in METHODS else len(METHODS))  # the same columns every call
+    return list(dict.fromkeys([*domains, *seen])), levels, methods
+
+
+def _grid_models(args: argparse.Namespace, domains: Sequence[str], methods: Sequence[str]) -> dict:
+    """(method, domain) -> the model folder `--grid`'s first seed trained, for the neural `methods`."""
     from pathlib import Path
 
     from stratpol.ipc2023.runs import METHODS
 
-    neural = [m for m in args.methods if m not in METHODS]
+    neural = [m for m in methods if m not in METHODS]
     if not neural:
         if args.grid is not None:
             raise InputError("--grid names the models of neural methods, and --methods has none (gnn-v, ...)")
