@@ -17,8 +17,6 @@ from stratpol.parameters import at_least, option_type, positive, within
 from stratpol.progress import Progress
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from stratpol.experiment import ExperimentConfig
 
 
@@ -627,7 +625,7 @@ def _bench_ipc2023(args: argparse.Namespace, progress: Progress) -> int:
 
     from stratpol.ipc2023.anchors import DOMAINS
     from stratpol.ipc2023.report import render_coverage, render_q_paper, write_coverage
-    from stratpol.ipc2023.runs import Limits, ipc2023_benchmark, published_problems
+    from stratpol.ipc2023.runs import Limits, ipc2023_benchmark, published_problems, table_scope
 
     root = Path(args.benchmarks or "../shared/benchmarks/ipc2023")
     if not root.is_dir():
@@ -641,7 +639,7 @@ def _bench_ipc2023(args: argparse.Namespace, progress: Progress) -> int:
     if not args.report:
         ipc2023_benchmark(root, out, domains, args.levels, args.methods, policies, limits, args.jobs, progress,
                           models=_grid_models(args, domains, args.methods))
-    domains, levels, methods = _ipc2023_table_scope(args, root, out, domains)
+    domains, levels, methods = table_scope(root, out, domains, args.levels, args.methods, args.grid is not None)
     records = ipc2023_benchmark(root, out, domains, levels, methods, policies, limits, run=False,
                                 models=_grid_models(args, domains, methods))
     methods = [m for m in methods if m in args.methods or any(r.method == m for r in records)]
@@ -667,25 +665,6 @@ def _ipc_method(name: str) -> str:
         raise argparse.ArgumentTypeError(f"{name!r} is not rules, sketch, lama-first or a neural method "
                                          f"(gnn-v, gnn-q-heu@fixed-loss, wl-xgb-delta, ...)")
     return name
-
-
-def _ipc2023_table_scope(args: argparse.Namespace, root: Path, out: Path,
-                         domains: list[str]) -> tuple[list[str], list[str], list[str]]:
-    """The domains, levels and methods of the tables: those asked for, and those `out` holds records
-    of (under the same limits, as the table then shows), so that a run on part of the track does not
-    write files that drop the rest of it."""
-    from stratpol.ipc2023.anchors import LEVELS
-    from stratpol.ipc2023.runs import METHODS, ProblemRecord
-    from stratpol.records import read_records
-
-    recorded = read_records(out / "records.jsonl", ProblemRecord)
-    seen = [r.domain for r in recorded if (root / r.domain / "domain.pddl").is_file()]
-    levels = [level for level in LEVELS if level in args.levels or any(r.level == level for r in recorded)]
-    # a recorded neural method has a setting only through the models of --grid
-    methods = list(dict.fromkeys([*args.methods, *(r.method for r in recorded
-                                                   if r.method in METHODS or args.grid is not None)]))
-    methods.sort(key=lambda m: METHODS.index(m) if m in METHODS else len(METHODS))  # the same columns every call
-    return list(dict.fromkeys([*domains, *seen])), levels, methods
 
 
 def _grid_models(args: argparse.Namespace, domains: Sequence[str], methods: Sequence[str]) -> dict:

@@ -97,6 +97,19 @@ def published_problems(benchmarks: Path, domains: Sequence[str], levels: Sequenc
     return problems
 
 
+def table_scope(benchmarks: Path, out: Path, domains: Sequence[str], levels: Sequence[str], methods: Sequence[str],
+                neural: bool) -> tuple[list[str], list[str], list[str]]:
+    """The domains, levels and methods a table of `out` shows: those asked for, and those `out` holds
+    records of, so that a run on part of the track does not write files that drop the rest of it.
+    Recorded neural methods only where `neural` (their setting needs a grid's models)."""
+    recorded = read_records(Path(out) / "records.jsonl", ProblemRecord)
+    seen = [r.domain for r in recorded if (Path(benchmarks) / r.domain / "domain.pddl").is_file()]
+    shown_levels = [level for level in LEVELS if level in levels or any(r.level == level for r in recorded)]
+    shown = list(dict.fromkeys([*methods, *(r.method for r in recorded if r.method in METHODS or neural)]))
+    shown.sort(key=lambda m: METHODS.index(m) if m in METHODS else len(METHODS))  # the same columns every call
+    return list(dict.fromkeys([*domains, *seen])), shown_levels, shown
+
+
 def ipc2023_benchmark(benchmarks: Path, out: Path, domains: Sequence[str], levels: Sequence[str] = LEVELS,
                       methods: Sequence[str] = METHODS, policies: Path = Path("experiments/results/policies/ipc2023"),
                       limits: Limits = Limits(), jobs: int = 1, progress: Callable[[str], None] = lambda line: None,
