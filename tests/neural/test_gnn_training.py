@@ -170,3 +170,30 @@ def test_one_run_keeps_the_checkpoints_fixed_set_loss_and_coverage_select(tmp_pa
         assert meta["training"]["epoch"] == report.selected[criterion]
         load_gnn_policy(selected_checkpoint(tmp_path / "model", criterion), "cpu")
     assert "fixed-loss selects epoch" in report.describe("gripper")
+
+
+@pytest.mark.parametrize("with_fixed_set", [False, True])
+def test_dynamic_validation_ends_once_a_checkpoint_solves_a_window_that_cannot_grow(tmp_path, with_fixed_set):
+    # a fixed window of two sizes: once a checkpoint solves all of it, a later one could only tie
+    # (ties keep the earlier), so the epochs after it are not run, or, where the fixed-set criteria
+    # still choose, run without dynamic validation
+    from stratpol.neural.selection import fixed_validation_set
+
+    trajectories = teacher_data("gripper", range(5, 10), 1, planner_name="astar-lmcut", heuristics=False,
+                                cache_dir=tmp_path / "cache")
+    fixed_set = fixed_validation_set("gripper", 9, 1, 0, "astar-lmcut", 30, heuristics=False,
+                                     cache_dir=tmp_path / "cache") if with_fixed_set else ()
+    config = GNNTraining(value="q-exp", epochs=60, hidden=16, layers=6, batch_size=16, device="cpu",
+                         validation_instances=1, validation_sizes=2, validate_every=5,
+                         fixed_validation=1 if with_fixed_set else 0)
+    lines = []
+    report = train_gnn("gripper", trajectories, config, tmp_path / "model", progress=lines.append, fixed_set=fixed_set)
+    judged = [e for e in report.epochs if e.validation is not None]
+    assert report.best_score == 2.0 and judged[-1].epoch == report.best_epoch < 60
+    assert judged[-1].validation == 2.0 and all(e.validation < 2.0 for e in judged[:-1])
+    if with_fixed_set:
+        assert len(report.epochs) == 60
+        assert [e.epoch for e in report.epochs if e.fixed is not None] == list(range(5, 61, 5))
+    else:
+        assert report.epochs[-1].epoch == report.best_epoch
+        assert lines[-1].startswith(f"stopping: epoch {report.best_epoch} solves the whole validation window")

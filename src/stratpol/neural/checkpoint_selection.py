@@ -7,7 +7,8 @@ window then scores K, and the first of them stays selected however much later on
 (seeds.toml's ferry V: the first of 14 such checkpoints, with loss 0.79, later ones down to 0.35).
 With a growth of g, a checkpoint that solves the whole window (coverage above tau at its last size)
 grows it by g sizes, and the best checkpoint so far is judged on the added sizes too, so that every
-score compared covers the same sizes."""
+score compared covers the same sizes. A window that cannot grow settles the choice once a checkpoint
+solves all of it: later ones can only tie, and ties keep the earlier one."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ import torch
 
 from stratpol.evaluation.scaling import LARGEST_VALIDATION_SIZE, ValidationResult, dynamic_validation
 from stratpol.generation import DomainFolder
+from stratpol.generation.size_csp import size_exists
 from stratpol.neural.encoding import StateEncoder
 from stratpol.neural.policies import GNNPolicy
 from stratpol.neural.rgnn import RelationalGNN
@@ -63,6 +65,15 @@ class CheckpointSelection:
         if best:
             self.best, self._best_model = result, copy.deepcopy(model).eval()
         return Judgement(result, best, self.window_end, grown)
+
+    @property
+    def settled(self) -> bool:
+        """Whether no later checkpoint can be selected: the best solves every instance of a window
+        that cannot grow, so a later one could at most tie it."""
+        if self.best is None or (self.growth and self.window_end < LARGEST_VALIDATION_SIZE):
+            return False
+        sizes = sum(size_exists(self.folder.size_model, size) for size in range(self.start_size + 1, self.window_end + 1))
+        return self.best.score >= sizes
 
     def _validate(self, model: RelationalGNN, above: int, end: int) -> ValidationResult:
         """Algorithm 2 over the sizes above `above` up to `end`."""

@@ -117,11 +117,12 @@ def train_gnn(domain: str, trajectories: Sequence[TeacherTrajectory], config: GN
             optimiser.step()
             total += loss.item() * len(chunk)
         record = EpochRecord(epoch, total / len(examples), time.perf_counter() - epoch_started)
-        if epoch % config.validate_every == 0 or epoch == config.epochs:
+        validating = epoch % config.validate_every == 0 or epoch == config.epochs
+        meta = {"config": asdict(config), "epoch": epoch, "training_sizes": report.sizes}
+        if validating and not selection.settled:
             judgement = selection.judge(model)
             record.validation, record.coverage = judgement.result.score, judgement.result.coverage
             record.window_end = judgement.window_end
-            meta = {"config": asdict(config), "epoch": epoch, "training_sizes": report.sizes}
             if judgement.best:
                 report.best_epoch, stale = epoch, 0
                 save_checkpoint(out, model, folder.name, config.value, {**meta, "validation": record.validation})
@@ -131,13 +132,13 @@ def train_gnn(domain: str, trajectories: Sequence[TeacherTrajectory], config: GN
             if judgement.grown:
                 progress(f"over sizes up to {judgement.window_end}, the best is epoch {report.best_epoch} with "
                          f"{report.best_score:.2f}")
-            if fixed_set:
-                record.fixed = _fixed_scores(model, encoder, fixed_set, fixed_examples, bound, config, device)
-                for criterion in FIXED_SELECTIONS:
-                    if record.fixed.better_than(best_fixed.get(criterion), criterion):
-                        best_fixed[criterion], report.selected[criterion] = record.fixed, epoch
-                        save_checkpoint(selected_checkpoint(out, criterion), model, folder.name, config.value,
-                                        {**meta, "selected_by": criterion, "fixed": asdict(record.fixed)})
+        if validating and fixed_set:
+            record.fixed = _fixed_scores(model, encoder, fixed_set, fixed_examples, bound, config, device)
+            for criterion in FIXED_SELECTIONS:
+                if record.fixed.better_than(best_fixed.get(criterion), criterion):
+                    best_fixed[criterion], report.selected[criterion] = record.fixed, epoch
+                    save_checkpoint(selected_checkpoint(out, criterion), model, folder.name, config.value,
+                                    {**meta, "selected_by": criterion, "fixed": asdict(record.fixed)})
         report.epochs.append(record)
         validation = "" if record.validation is None else f", validation {record.validation:.2f}"
         if record.fixed is not None:
@@ -145,6 +146,11 @@ def train_gnn(domain: str, trajectories: Sequence[TeacherTrajectory], config: GN
         progress(f"epoch {epoch}/{config.epochs}: loss {record.loss:.3f}{validation} ({record.seconds:.1f} s)")
         if config.patience is not None and stale >= config.patience:
             progress(f"stopping: {stale} validations without improvement since epoch {report.best_epoch}")
+            break
+        if validating and selection.settled and not fixed_set:
+            # no later epoch can change what is kept, so they would only cost time
+            progress(f"stopping: epoch {report.best_epoch} solves the whole validation window, which cannot "
+                     "grow; a later checkpoint could only tie it, and ties keep the earlier one")
             break
     report.seconds = time.perf_counter() - started
     return report
