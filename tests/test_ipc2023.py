@@ -151,6 +151,10 @@ def test_a_run_on_part_of_the_track_keeps_the_recorded_rest_in_the_files(benchma
     assert "gripper,rules,easy,2,2,2,8.0" in rows and any(r.startswith("gripper,lama-first,medium,1,1,1,") for r in rows)
     row = next(line for line in run.stdout.splitlines() if line.startswith("gripper"))
     assert row.split()[1:8] == ["3", "2/-/-", "=", "2", "-/1/-", "=", "1"]
+    # records under other limits are another table: a run at 20 s shows neither LAMA-first nor medium
+    other = stratpol(*common[:-4], "--time-limit", "20", "--out", out, "--levels", "easy", "--methods", "rules")
+    assert other.returncode == 0, other.stderr
+    assert (out / "coverage.csv").read_text().splitlines()[1:] == ["gripper,rules,easy,2,2,2,8.0"]
 
 
 def test_plan_lengths_are_compared_on_the_problems_both_solve():

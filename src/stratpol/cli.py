@@ -639,7 +639,8 @@ def _bench_ipc2023(args: argparse.Namespace, progress: Progress) -> int:
     if not args.report:
         ipc2023_benchmark(root, out, domains, args.levels, args.methods, policies, limits, args.jobs, progress,
                           models=_grid_models(args, domains, args.methods))
-    domains, levels, methods = table_scope(root, out, domains, args.levels, args.methods, args.grid is not None)
+    domains, levels, methods = table_scope(root, out, domains, args.levels, args.methods, args.grid is not None,
+                                           limits)
     records = ipc2023_benchmark(root, out, domains, levels, methods, policies, limits, run=False,
                                 models=_grid_models(args, domains, methods))
     methods = [m for m in methods if m in args.methods or any(r.method == m for r in records)]

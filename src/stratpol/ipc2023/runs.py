@@ -98,11 +98,13 @@ def published_problems(benchmarks: Path, domains: Sequence[str], levels: Sequenc
 
 
 def table_scope(benchmarks: Path, out: Path, domains: Sequence[str], levels: Sequence[str], methods: Sequence[str],
-                neural: bool) -> tuple[list[str], list[str], list[str]]:
-    """The domains, levels and methods a table of `out` shows: those asked for, and those `out` holds
-    records of, so that a run on part of the track does not write files that drop the rest of it.
+                neural: bool, limits: Limits) -> tuple[list[str], list[str], list[str]]:
+    """The domains, levels and methods a table of `out` under `limits` shows: those asked for, and
+    those `out` holds records of under the same limits, so that a run on part of the track does not
+    write files that drop the rest of it (records under other limits belong to another table).
     Recorded neural methods only where `neural` (their setting needs a grid's models)."""
-    recorded = read_records(Path(out) / "records.jsonl", ProblemRecord)
+    recorded = [r for r in read_records(Path(out) / "records.jsonl", ProblemRecord)
+                if r.setting.endswith(", " + limits.describe(r.method))]
     seen = [r.domain for r in recorded if (Path(benchmarks) / r.domain / "domain.pddl").is_file()]
     shown_levels = [level for level in LEVELS if level in levels or any(r.level == level for r in recorded)]
     shown = list(dict.fromkeys([*methods, *(r.method for r in recorded if r.method in METHODS or neural)]))
