@@ -638,7 +638,7 @@ def _bench_ipc2023(args: argparse.Namespace, progress: Progress) -> int:
     policies = Path(args.policies or "experiments/results/policies/ipc2023")
     if not args.report:
         ipc2023_benchmark(root, out, domains, args.levels, args.methods, policies, limits, args.jobs, progress,
-                          models=_grid_models(args, domains, args.methods))
+                          models=_grid_models(args, domains, args.methods, restore=progress))
     domains, levels, methods = table_scope(root, out, domains, args.levels, args.methods, args.grid is not None,
                                            limits)
     records = ipc2023_benchmark(root, out, domains, levels, methods, policies, limits, run=False,
@@ -668,8 +668,10 @@ def _ipc_method(name: str) -> str:
     return name
 
 
-def _grid_models(args: argparse.Namespace, domains: Sequence[str], methods: Sequence[str]) -> dict:
-    """(method, domain) -> the model folder `--grid`'s first seed trained, for the neural `methods`."""
+def _grid_models(args: argparse.Namespace, domains: Sequence[str], methods: Sequence[str],
+                 restore: Callable[[str], None] | None = None) -> dict:
+    """(method, domain) -> the model folder `--grid`'s first seed trained, for the neural `methods`;
+    with `restore` (a progress callback), the models of finished cells missing here are trained again."""
     from pathlib import Path
 
     from stratpol.ipc2023.runs import METHODS
@@ -683,8 +685,12 @@ def _grid_models(args: argparse.Namespace, domains: Sequence[str], methods: Sequ
         raise InputError(f"--methods {neural[0]} runs a model an experiment grid trained: name it with --grid CONFIG")
     from stratpol.experiment import load_config
     from stratpol.experiment.cells import trained_models
+    from stratpol.experiment.grid import restore_trained_models
 
-    return trained_models(load_config(Path(args.grid)), neural, domains)
+    config = load_config(Path(args.grid))
+    if restore is not None:
+        restore_trained_models(config, domains, neural, restore)
+    return trained_models(config, neural, domains)
 
 
 def _printed_rows(render: Callable[[list], str]) -> Callable[[object], None]:
@@ -899,7 +905,8 @@ def build_parser() -> argparse.ArgumentParser:
                             "methods an experiment grid trained (gnn-v, gnn-q-heu, wl-xgb-delta, ...; with --grid)")
     bench.add_argument("--grid", metavar="CONFIG",
                        help="ipc2023: the experiment config whose trained models the neural methods run (its "
-                            "first seed; a domain whose cell has not finished training is left out)")
+                            "first seed; a domain whose cell has not finished training is left out, and a finished cell's model "
+                            "that is not here, as on a fresh checkout, is trained again first)")
     bench.add_argument("--report", action="store_true",
                        help="ipc2023: run nothing; the table and its files from the records there are (runs not "
                             "recorded show as not run)")

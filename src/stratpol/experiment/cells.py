@@ -169,21 +169,27 @@ def _policy(config: ExperimentConfig, cell: Cell, report) -> tuple[GeneralPolicy
     entry = method(cell.method)
     if entry.train is None:  # a planner: nothing to train
         return _named(entry.load(config, cell.domain, cell.seed, None), cell), None, None
+    folder, seconds = train_artifact(config, cell, report)
+    return _named(entry.load(config, cell.domain, cell.seed, entry.trained_model(folder)), cell), seconds, folder
+
+
+def train_artifact(config: ExperimentConfig, cell: Cell, report: Callable[[str], None]) -> tuple[Path, float]:
+    """The artifact folder of `cell`, trained unless it is (cells that share an artifact train it
+    once), and the seconds its training took. Raises TrainingFailed."""
     folder = artifact_folder(config, cell)
     learned = folder / LEARNED
-    with _training_lock(folder):  # cells that share an artifact train it once
+    with _training_lock(folder):
         if learned.is_file():
             report(f"reusing {folder}")
         else:
             started = time.perf_counter()
             try:
-                entry.train(config, cell.domain, cell.seed, folder, report)
+                method(cell.method).train(config, cell.domain, cell.seed, folder, report)
             except InputError as error:  # e.g. the teacher solved no training instance: one failed cell
                 raise TrainingFailed(error.message) from None
             write_text_atomically(learned, json.dumps({"seconds": time.perf_counter() - started,
                                                        "settings": training_settings(config, cell)}, indent=1) + "\n")
-    seconds = json.loads(learned.read_text())["seconds"]
-    return _named(entry.load(config, cell.domain, cell.seed, entry.trained_model(folder)), cell), seconds, folder
+    return folder, json.loads(learned.read_text())["seconds"]
 
 
 @contextlib.contextmanager

@@ -16,9 +16,9 @@ from pathlib import Path
 
 from stratpol.atomic import write_text_atomically
 from stratpol.errors import InputError
-from stratpol.experiment.cells import Cell, CellRow, cell_fingerprint, run_cell
+from stratpol.experiment.cells import LEARNED, Cell, CellRow, cell_fingerprint, run_cell, train_artifact
 from stratpol.experiment.config import ExperimentConfig
-from stratpol.methods import MethodKind, method
+from stratpol.methods import MethodKind, TrainingFailed, method
 from stratpol.progress import finish_status, report_status
 
 
@@ -93,6 +93,22 @@ def prune_replaced_evaluations(config: ExperimentConfig, domains: Sequence[str] 
     for folder in replaced:
         shutil.rmtree(folder)
     return replaced
+
+
+def restore_trained_models(config: ExperimentConfig, domains: Sequence[str], methods: Sequence[str],
+                           progress: Callable[[str], None] = lambda line: None) -> None:
+    """Train again the models of finished cells whose artifact folder is gone: trained neural models
+    are not kept in git, and a fresh checkout has only the cells' rows. The training is seeded, so it
+    gives the model the cell judged (on the same CPU the same weights, bit for bit)."""
+    for cell in selected_cells(config, domains, methods):
+        row = finished_row(config, cell)
+        if row is None or row.artifact is None or (config.out / row.artifact / LEARNED).is_file():
+            continue
+        progress(f"{cell.id}: the model its row judged is not here (trained models are not kept); training it again")
+        try:
+            train_artifact(config, cell, progress)
+        except TrainingFailed as failure:  # then its model stays missing, and callers leave it out
+            progress(f"{cell.id}: training failed: {failure}")
 
 
 def save_row(config: ExperimentConfig, cell: Cell, row: CellRow) -> None:
