@@ -98,8 +98,8 @@ def prune_replaced_evaluations(config: ExperimentConfig, domains: Sequence[str] 
 def restore_trained_models(config: ExperimentConfig, domains: Sequence[str], methods: Sequence[str],
                            progress: Callable[[str], None] = lambda line: None) -> None:
     """Train again the models of finished cells whose artifact folder is gone: trained neural models
-    are not kept in git, and a fresh checkout has only the cells' rows. The training is seeded, so it
-    gives the model the cell judged (on the same CPU the same weights, bit for bit)."""
+    are not kept in git, and a fresh checkout has only the cells' rows. Training is seeded, so it
+    gives the model the cell judged (an R-GNN's weights bit for bit on the CPU, as the tests check)."""
     for cell in selected_cells(config, domains, methods):
         row = finished_row(config, cell)
         if row is None or row.artifact is None or (config.out / row.artifact / LEARNED).is_file():
