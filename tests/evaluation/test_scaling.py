@@ -68,12 +68,17 @@ def test_scaling_evaluation_stops_at_tau_and_resumes(gripper_policy, tmp_path):
     coverage = {m.size: m.coverage for m in result.sizes}
     assert coverage[5] == coverage[6] == coverage[7] == 1.0 and 0.8 < coverage[8] < 1.0 and coverage[9] == 0.0
     assert result.scale == 8 and max(coverage) == 10  # two sizes below tau, then stop
+    # every failed run met the step bound, and the sizes count them
+    failed = sum(m.runs - round(m.coverage * m.runs) for m in result.sizes)
+    assert failed > 0 and result.failure_counts() == {"step bound": failed}
+    assert read_result(tmp_path).failure_counts() == result.failure_counts()
     lines = (tmp_path / "runs.jsonl").read_text().splitlines()
     assert read_result(tmp_path).scale == 8
     assert (tmp_path / "scaling.csv").read_text().startswith("size,runs,coverage")
     again = scaling_evaluation(policy, folder, settings, out=tmp_path)  # resumes: no new runs
     assert (tmp_path / "runs.jsonl").read_text().splitlines() == lines
     assert [m.coverage for m in again.sizes] == [m.coverage for m in result.sizes]
+    assert again.failure_counts() == result.failure_counts()
     assert json.loads(lines[0])["size"] == 5
 
 

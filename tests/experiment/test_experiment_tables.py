@@ -13,9 +13,10 @@ def _row(method: str, seed: int, scale: int, sum_coverage: float, status: str = 
 
 
 def test_seeds_are_averaged_and_their_spread_shown():
-    rows = [_row("gnn-v", 0, 30, 25.0, decision_ms=10.0, ipc_solved=9, ipc_total=10),
-            _row("gnn-v", 1, 20, 19.0, decision_ms=20.0, ipc_solved=7, ipc_total=10),
-            _row("rules", 0, 30, 28.0, ipc_solved=10, ipc_total=10)]
+    rows = [_row("gnn-v", 0, 30, 25.0, decision_ms=10.0, ipc_solved=9, ipc_total=10,
+                 failures={"step bound": 3, "revisit": 1}),
+            _row("gnn-v", 1, 20, 19.0, decision_ms=20.0, ipc_solved=7, ipc_total=10, failures={"revisit": 4}),
+            _row("rules", 0, 30, 28.0, ipc_solved=10, ipc_total=10, failures={})]
     v, rules = summarise(rows)
     assert (v.seeds, v.failed, v.scale, v.sum_coverage) == (2, 0, 25, 22.0)
     assert (v.sum_coverage_min, v.sum_coverage_max) == (19.0, 25.0)
@@ -23,9 +24,12 @@ def test_seeds_are_averaged_and_their_spread_shown():
     table = markdown_table([v, rules]).splitlines()
     # the seeds' published scores beside ours: ferry's V in the Q-value paper (Table 3) and in the
     # scaling paper (Table 1, dynamic validation)
-    assert table[2] == ("| ferry | gnn-v | 25.0 | 22.00 (19.0-25.0) | - | 8.0/10 | - | - | 15.00 | "
-                        "Q-value paper 100 / 84.5; scaling paper 148 / 99.34 |")
-    assert table[3] == "| ferry | rules | 30 | 28.00 | - | 10/10 | - | - | - | - |"
+    # how the failed runs ended, summed over seeds, the most frequent first
+    assert table[2] == ("| ferry | gnn-v | 25.0 | 22.00 (19.0-25.0) | - | 8.0/10 | - | - | 15.00 | revisit 5, step bound 3 "
+                        "| Q-value paper 100 / 84.5; scaling paper 148 / 99.34 |")
+    assert table[3] == "| ferry | rules | 30 | 28.00 | - | 10/10 | - | - | - | none | - |"
+    # rows of cells finished before failures were recorded show none of them
+    assert "| - | - |" in markdown_table(summarise([_row("rules", 0, 30, 28.0)]))
 
 
 def test_a_failed_seed_counts_as_zero_and_is_named():

@@ -67,6 +67,7 @@ class SizeResult:
     half_width: float
     mean_plan_length: float | None
     seconds: float
+    failures: dict[str, int] = field(default_factory=dict)  # how the failed runs ended: step bound, revisit, ...
 
 
 @dataclass
@@ -80,13 +81,28 @@ class ScalingResult:
     decision_ms: float | None = None  # run milliseconds per step, over the same runs
     provenance: Provenance | None = None  # the policy's content hash, every setting, the version
 
+    def failure_counts(self) -> dict[str, int]:
+        """How the failed runs of every size evaluated ended: failure kind -> runs."""
+        counts: dict[str, int] = {}
+        for measured in self.sizes:
+            for failure, count in measured.failures.items():
+                counts[failure] = counts.get(failure, 0) + count
+        return counts
+
     def describe(self) -> str:
         """A row per size (runs, coverage and half-width, mean plan length), then Scale and SumCov."""
         lines = ["size  runs  coverage  +-     plan length"]
         for m in self.sizes:
             length = "-" if m.mean_plan_length is None else f"{m.mean_plan_length:.1f}"
             lines.append(f"{m.size:>4}  {m.runs:>4}  {m.coverage:>8.3f}  {m.half_width:.3f}  {length:>11}")
-        return "\n".join(lines + [f"Scale {self.scale}, SumCov {self.sum_coverage:.2f}"])
+        failed = describe_failures(self.failure_counts())
+        return "\n".join(lines + [f"Scale {self.scale}, SumCov {self.sum_coverage:.2f}"]
+                         + ([f"failed runs: {failed}"] if failed else []))
+
+
+def describe_failures(counts: dict[str, int]) -> str:
+    """Failure kinds and their counts, the most frequent first: "step bound 12, revisit 3" ("" for none)."""
+    return ", ".join(f"{failure} {count}" for failure, count in sorted(counts.items(), key=lambda i: (-i[1], i[0])))
 
 
 
@@ -185,8 +201,13 @@ def _evaluate_size(policy: GeneralPolicy, folder: DomainFolder, size: int, setti
     finish_status(progress, f"size {size}")
     progress(f"size {size}: {interval.runs} runs, coverage {interval.mean:.2f} +- {interval.half_width:.2f}")
     lengths = [r.plan_length for r in records if r.plan_length is not None]
+    failures: dict[str, int] = {}
+    for record in records:
+        if record.failure is not None:
+            failures[record.failure] = failures.get(record.failure, 0) + 1
     return SizeResult(size, interval.runs, interval.mean, interval.half_width,
-                      sum(lengths) / len(lengths) if lengths else None, time.perf_counter() - started), records
+                      sum(lengths) / len(lengths) if lengths else None, time.perf_counter() - started,
+                      failures), records
 
 
 def _take_over_runs(earlier: Path, out: Path, provenance: Provenance, progress: Callable[[str], None]) -> None:

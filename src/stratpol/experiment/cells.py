@@ -63,6 +63,7 @@ class CellRow:
     ipc_total: int | None = None
     ipc_mean_plan_length: float | None = None
     ipc_decision_ms: float | None = None
+    failures: dict[str, int] | None = None  # how the failed scaling runs ended (None: not recorded)
     artifact: str | None = None
     evaluation: str | None = None
     seconds: float = 0.0  # wall time of this cell (this run; a resumed cell counts only its resumed part)
@@ -224,6 +225,7 @@ def _scaling(config: ExperimentConfig, cell: Cell, policy: GeneralPolicy, row: C
     row.scale, row.sum_coverage = result.scale, result.sum_coverage
     row.largest_size = result.sizes[-1].size if result.sizes else 0
     row.mean_plan_length, row.decision_ms = result.mean_plan_length, result.decision_ms
+    row.failures = result.failure_counts()
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from pathlib import Path
 from statistics import mean
 
 from stratpol.atomic import write_csv_atomically, write_text_atomically
+from stratpol.evaluation.scaling import describe_failures
 from stratpol.experiment.cells import CellRow
 from stratpol.experiment.published import published
 
@@ -31,6 +32,7 @@ class Summary:
     ipc_solved: float | None
     ipc_total: int | None
     ipc_mean_plan_length: float | None
+    failures: str | None  # how the seeds' failed scaling runs ended, summed ("": none failed; None: not recorded)
 
 
 def _mean(values: Sequence[float | None]) -> float | None:
@@ -53,9 +55,21 @@ def summarise(rows: Sequence[CellRow]) -> list[Summary]:
             _mean([r.mean_plan_length for r in ok]), _mean([r.learn_seconds for r in ok]),
             _mean([r.decision_ms for r in ok]), _mean([r.ipc_solved for r in ok]),
             next((r.ipc_total for r in ok if r.ipc_total is not None), None),
-            _mean([r.ipc_mean_plan_length for r in ok]),
+            _mean([r.ipc_mean_plan_length for r in ok]), _failures(ok),
         ))
     return summaries
+
+
+def _failures(rows: Sequence[CellRow]) -> str | None:
+    """The failure counts of the rows that recorded them, summed and described."""
+    recorded = [r.failures for r in rows if r.failures is not None]
+    if not recorded:
+        return None
+    counts: dict[str, int] = {}
+    for failures in recorded:
+        for failure, count in failures.items():
+            counts[failure] = counts.get(failure, 0) + count
+    return describe_failures(counts)
 
 
 def _cell(value, digits: int = 1) -> str:
@@ -69,8 +83,8 @@ def _cell(value, digits: int = 1) -> str:
 def markdown_table(summaries: Sequence[Summary]) -> str:
     """The headline table: one line per domain and method, with the seeds' published scores beside."""
     lines = [("| domain | method | Scale | SumCov | plan length | IPC solved | IPC plan length | learn s | ms/decision "
-              "| papers: Scale / SumCov |"),
-             "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"]
+              "| failed runs | papers: Scale / SumCov |"),
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|"]
     for s in summaries:
         scale = _cell(s.scale, 1) if s.seeds > 1 else str(int(s.scale))
         if s.failed == s.seeds:
@@ -84,15 +98,22 @@ def markdown_table(summaries: Sequence[Summary]) -> str:
             sum_coverage += f" ({s.sum_coverage_min:.1f}-{s.sum_coverage_max:.1f})"
         lines.append(f"| {s.domain} | {s.method} | {scale} | {sum_coverage} | {_cell(s.mean_plan_length)} | "
                      f"{ipc} | {_cell(s.ipc_mean_plan_length)} | {_cell(s.learn_seconds, 0)} | "
-                     f"{_cell(s.decision_ms, 2)} | {papers} |")
+                     f"{_cell(s.decision_ms, 2)} | {'-' if s.failures is None else s.failures or 'none'} | {papers} |")
     return "\n".join(lines) + "\n"
 
 
 def _csv_rows(rows: Sequence, kind: type) -> list[list[str]]:
     """The header (the dataclass's fields) and one row of cells per record."""
     names = [f.name for f in fields(kind)]
-    return [names] + [["" if value is None else f"{value:.4g}" if isinstance(value, float) else str(value)
-                       for value in (getattr(row, name) for name in names)] for row in rows]
+    return [names] + [[_csv_value(getattr(row, name)) for name in names] for row in rows]
+
+
+def _csv_value(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return describe_failures(value) if isinstance(value, dict) else str(value)
 
 
 def write_tables(rows: Sequence[CellRow], out: Path, title: str = "", plots: bool = True) -> list[Path]:
