@@ -291,3 +291,19 @@ def test_neural_runs_stand_beside_the_q_value_papers_table_4():
     assert lines[1].split() == ["domain", "gnn-q-heu"]
     assert lines[2].split() == ["ferry", "1/2", "(20)", "|", "67.8%", "(120)"]  # the paper: 67.8%, 119.6 steps
     assert render_q_paper(records, problems, ["rules", "lama-first"]) == ""  # no R-GNN asked for
+
+
+def test_a_neural_methods_runs_stay_in_the_table_where_its_model_is_not_here(benchmarks, tmp_path):
+    # trained models are not kept in git: on a fresh checkout the table shows each problem's latest
+    # record under the same limits, not "not run" (and not those under other limits)
+    from stratpol.records import append_record
+
+    out = tmp_path / "out"
+    limits = Limits(60.0)
+    for setting, outcome in (("model aaaa, 60 s, 8192 MiB", "step bound"), ("model bbbb, 60 s, 8192 MiB", "solved"),
+                             ("model cccc, 30 s, 8192 MiB", "time limit")):
+        append_record(out / "records.jsonl", ProblemRecord("gnn-v", "gripper", "easy", "p02.pddl", outcome,
+                                                           5 if outcome == "solved" else None, 1.0, 50.0, setting))
+    records = ipc2023_benchmark(benchmarks, out, ["gripper"], ["easy"], ["gnn-v"], limits=limits, run=False,
+                                models={})
+    assert [(r.problem, r.outcome, r.setting) for r in records] == [("p02.pddl", "solved", "model bbbb, 60 s, 8192 MiB")]

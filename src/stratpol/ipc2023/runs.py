@@ -15,7 +15,7 @@ import functools
 import hashlib
 import shutil
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -121,7 +121,8 @@ def ipc2023_benchmark(benchmarks: Path, out: Path, domains: Sequence[str], level
     a record of the same setting are not run again, and with `run` false none is. The rule
     methods of a domain without a policy file (policies/<domain>.policy) are left out with a
     progress line, as are the neural methods without a model in `models` ((method, domain) ->
-    the trained model's folder). Returns the records of the problems asked for."""
+    the trained model's folder); with `run` false such a method's latest records under `limits` are
+    taken as they are. Returns the records of the problems asked for."""
     problems = published_problems(benchmarks, domains, levels)
     log = Path(out) / "records.jsonl"
     done = {(r.method, r.domain, r.level, r.problem, r.setting): r for r in read_records(log, ProblemRecord)}
@@ -141,7 +142,7 @@ def ipc2023_benchmark(benchmarks: Path, out: Path, domains: Sequence[str], level
     records = [done[key(m, p)] for m, p in tasks if key(m, p) in done]
     to_run = [(m, p) for m, p in tasks if key(m, p) not in done]
     if not run:
-        return records
+        return records + _recorded_without_model(done.values(), problems, methods, models, limits)
     if records:
         progress(f"{len(records)} of {len(tasks)} runs recorded in {log}; running the other {len(to_run)}")
 
@@ -210,6 +211,20 @@ def _policy(folder: Path, name: str, domain: Domain, progress: Callable[[str], N
     except ValueError as error:
         raise InputError(f"not a policy of {domain.path}: {error}", path) from None
     return policy, hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+
+
+def _recorded_without_model(recorded: Iterable[ProblemRecord], problems: Sequence[Problem], methods: Sequence[str],
+                            models: dict[tuple[str, str], Path], limits: Limits) -> list[ProblemRecord]:
+    """For the neural methods whose model is not here (trained models are not kept in git), the
+    latest record of each problem under `limits`: a table of a fresh checkout keeps their runs."""
+    wanted = {(m, p.domain, p.level, p.path.name) for p in problems for m in methods
+              if m not in METHODS and (m, p.domain) not in models}
+    latest = {}
+    for record in recorded:  # in the order they were run
+        if (record.method, record.domain, record.level, record.problem) in wanted \
+                and record.setting.endswith(", " + limits.describe(record.method)):
+            latest[record.method, record.domain, record.level, record.problem] = record
+    return list(latest.values())
 
 
 def _present_models(models: dict[tuple[str, str], Path], methods: Sequence[str], domains: Sequence[str],
