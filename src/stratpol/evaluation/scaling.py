@@ -90,14 +90,15 @@ class ScalingResult:
         return counts
 
     def describe(self) -> str:
-        """A row per size (runs, coverage and half-width, mean plan length), then Scale and SumCov."""
+        """A row per size (runs, coverage and half-width, mean plan length), how failed runs ended,
+        then Scale and SumCov."""
         lines = ["size  runs  coverage  +-     plan length"]
         for m in self.sizes:
             length = "-" if m.mean_plan_length is None else f"{m.mean_plan_length:.1f}"
             lines.append(f"{m.size:>4}  {m.runs:>4}  {m.coverage:>8.3f}  {m.half_width:.3f}  {length:>11}")
         failed = describe_failures(self.failure_counts())
-        return "\n".join(lines + [f"Scale {self.scale}, SumCov {self.sum_coverage:.2f}"]
-                         + ([f"failed runs: {failed}"] if failed else []))
+        return "\n".join(lines + ([f"failed runs: {failed}"] if failed else [])
+                         + [f"Scale {self.scale}, SumCov {self.sum_coverage:.2f}"])
 
 
 def describe_failures(counts: dict[str, int]) -> str:
