@@ -14,6 +14,7 @@ import json
 import random
 import shutil
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -83,11 +84,7 @@ class ScalingResult:
 
     def failure_counts(self) -> dict[str, int]:
         """How the failed runs of every size evaluated ended: failure kind -> runs."""
-        counts: dict[str, int] = {}
-        for measured in self.sizes:
-            for failure, count in measured.failures.items():
-                counts[failure] = counts.get(failure, 0) + count
-        return counts
+        return dict(sum((Counter(measured.failures) for measured in self.sizes), Counter()))
 
     def describe(self) -> str:
         """A row per size (runs, coverage and half-width, mean plan length), how failed runs ended,
@@ -202,10 +199,7 @@ def _evaluate_size(policy: GeneralPolicy, folder: DomainFolder, size: int, setti
     finish_status(progress, f"size {size}")
     progress(f"size {size}: {interval.runs} runs, coverage {interval.mean:.2f} +- {interval.half_width:.2f}")
     lengths = [r.plan_length for r in records if r.plan_length is not None]
-    failures: dict[str, int] = {}
-    for record in records:
-        if record.failure is not None:
-            failures[record.failure] = failures.get(record.failure, 0) + 1
+    failures = dict(Counter(r.failure for r in records if r.failure is not None))
     return SizeResult(size, interval.runs, interval.mean, interval.half_width,
                       sum(lengths) / len(lengths) if lengths else None, time.perf_counter() - started,
                       failures), records

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
@@ -62,14 +63,8 @@ def summarise(rows: Sequence[CellRow]) -> list[Summary]:
 
 def _failures(rows: Sequence[CellRow]) -> str | None:
     """The failure counts of the rows that recorded them, summed and described."""
-    recorded = [r.failures for r in rows if r.failures is not None]
-    if not recorded:
-        return None
-    counts: dict[str, int] = {}
-    for failures in recorded:
-        for failure, count in failures.items():
-            counts[failure] = counts.get(failure, 0) + count
-    return describe_failures(counts)
+    recorded = [Counter(r.failures) for r in rows if r.failures is not None]
+    return describe_failures(sum(recorded, Counter())) if recorded else None
 
 
 def _cell(value, digits: int = 1) -> str:

@@ -103,8 +103,7 @@ def table_scope(benchmarks: Path, out: Path, domains: Sequence[str], levels: Seq
     those `out` holds records of under the same limits, so that a run on part of the track does not
     write files that drop the rest of it (records under other limits belong to another table).
     Recorded neural methods only where `neural` (their setting needs a grid's models)."""
-    recorded = [r for r in read_records(Path(out) / "records.jsonl", ProblemRecord)
-                if r.setting.endswith(", " + limits.describe(r.method))]
+    recorded = [r for r in read_records(Path(out) / "records.jsonl", ProblemRecord) if _under(r, limits)]
     seen = [r.domain for r in recorded if (Path(benchmarks) / r.domain / "domain.pddl").is_file()]
     shown_levels = [level for level in LEVELS if level in levels or any(r.level == level for r in recorded)]
     shown = list(dict.fromkeys([*methods, *(r.method for r in recorded if r.method in METHODS or neural)]))
@@ -221,10 +220,14 @@ def _recorded_without_model(recorded: Iterable[ProblemRecord], problems: Sequenc
               if m not in METHODS and (m, p.domain) not in models}
     latest = {}
     for record in recorded:  # in the order they were run
-        if (record.method, record.domain, record.level, record.problem) in wanted \
-                and record.setting.endswith(", " + limits.describe(record.method)):
+        if (record.method, record.domain, record.level, record.problem) in wanted and _under(record, limits):
             latest[record.method, record.domain, record.level, record.problem] = record
     return list(latest.values())
+
+
+def _under(record: ProblemRecord, limits: Limits) -> bool:
+    """Whether `record` ran under `limits` (its setting ends with them, see `_setting`)."""
+    return record.setting.endswith(", " + limits.describe(record.method))
 
 
 def _present_models(models: dict[tuple[str, str], Path], methods: Sequence[str], domains: Sequence[str],
