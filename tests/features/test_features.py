@@ -234,6 +234,16 @@ def test_an_unparsable_feature_is_one_line_with_dlplan_s_reason(capfd):
     assert capfd.readouterr().err == ""  # dlplan's own report does not reach the terminal
 
 
+def test_a_role_distance_reads_back_from_its_description():
+    """dlplan prints n_role_distance as n_role_distance_numerical, which its parser rejects: a
+    policy or pool holding one could not be loaded again."""
+    vocabulary = Vocabulary(domain_folder("gripper").domain)
+    expression = "n_role_distance(r_primitive(carry,0,1),r_primitive(at,0,1),r_primitive(at_g,0,1))"
+    feature = parse_feature(vocabulary, Kind.NUMERICAL, expression)
+    assert feature.description == expression
+    assert parse_feature(vocabulary, Kind.NUMERICAL, feature.description).description == expression
+
+
 def test_a_pool_generated_in_parts_keeps_the_features_of_the_whole(blocks, monkeypatch):
     """Where memory is short the pool is generated on parts of the states and merged: the merged
     pool has one feature per kind and valuation, and the valuations of the one-part pool."""

@@ -367,10 +367,21 @@ def parse_feature(vocabulary: Vocabulary, kind: Kind, description: str) -> PoolF
     raise ValueError(f"cannot parse {kind.value} feature {description!r}: {reason}")
 
 
+# dlplan prints a role distance as n_role_distance_numerical(...), a name its parser does not read
+_MISPRINTED = {"n_role_distance_numerical(": "n_role_distance("}
+
+
+def _readable(printed: str) -> str:
+    """dlplan's printed expression in the form its parser reads back."""
+    for misprinted, name in _MISPRINTED.items():
+        printed = printed.replace(misprinted, name)
+    return printed
+
+
 def _parsed(vocabulary: Vocabulary, kind: Kind, description: str) -> PoolFeature:
     parse = vocabulary.factory.parse_boolean if kind is Kind.BOOLEAN else vocabulary.factory.parse_numerical
-    element = parse(description)
-    return PoolFeature(kind, str(element), element.compute_complexity(), element)
+    element = parse(_readable(description))
+    return PoolFeature(kind, _readable(str(element)), element.compute_complexity(), element)
 
 
 def _parse_reason(report: str) -> str | None:
