@@ -307,6 +307,19 @@ def test_learn_verify_and_status_print_json(tmp_path):
     assert {c["state"] for c in cells} == {"to run"}
 
 
+def test_a_failed_run_prints_the_steps_it_took_as_comments(tmp_path):
+    """Without the rule that takes Robby back to the balls, the policy stops once its hands are empty
+    in the goal room: the run shows the steps that led there, and nothing a plan reader would take."""
+    rules = GOLDEN_GRIPPER.read_text().splitlines(keepends=True)
+    stuck = tmp_path / "stuck.policy"
+    stuck.write_text("".join(line for line in rules if not line.startswith("{not A, m = 0}")))
+    run = stratpol("run", stuck, "--domain", "gripper", GRIPPER / "instances" / "gripper-4.pddl", "--tie-break", "first")
+    assert run.returncode == 1
+    assert run.stdout.splitlines() == [
+        "; (pick ball1 rooma left)", "; (move rooma roomb)", "; (drop ball1 roomb left)",
+        "; gripper-4: not solved (no successor after 3 steps)"]
+
+
 def test_a_policy_names_its_domain_and_is_refused_elsewhere(tmp_path):
     learned = tmp_path / "gripper.policy"
     learned.write_text(GOLDEN_GRIPPER.read_text().replace("# stratpol policy\n", "# stratpol policy\ndomain gripper\n"))

@@ -403,8 +403,10 @@ def _run(args: argparse.Namespace) -> int:
     outcome = run(policy, instance, bound, sketch_width=args.sketch_width)
     # as a sketch: how far the policy alone got, and the IW(k) searches it needed
     width = f", effective width {outcome.max_width} (mean {outcome.mean_width:.2f})" if args.sketch_width else ""
-    if not outcome.solved:
-        print(f"; {instance.name}: not solved ({outcome.failure.value} after {outcome.steps} steps{width})")
+    if not outcome.solved:  # the steps it took, as comments: where it went, and no plan file to mistake
+        print("".join(f"; {action}\n" for action in outcome.plan), end="")
+        steps = f"{outcome.steps} step" + ("" if outcome.steps == 1 else "s")
+        print(f"; {instance.name}: not solved ({outcome.failure.value} after {steps}{width})")
         return 1
     print(format_plan(outcome.plan, outcome.cost), end="")
     print(f"; {instance.name}: solved in {outcome.steps} steps, {outcome.seconds:.3f} s{width}")
