@@ -97,6 +97,12 @@ CONSTRUCTORS = [  # every dlplan constructor the pymimir translation knows, on b
     "n_count(c_some(r_primitive(on,0,1),c_primitive(on,1)))",
     "n_concept_distance(c_primitive(clear,0),r_primitive(on,0,1),c_primitive(on-table,0))",
     "n_concept_distance(c_primitive(holding,0),r_primitive(on,0,1),c_primitive(on-table,0))",
+    "n_role_distance(r_primitive(on,0,1),r_or(r_primitive(on,0,1),r_inverse(r_primitive(on,0,1))),r_restrict(r_top,c_primitive(clear_g,0)))",
+    "n_role_distance(r_identity(c_primitive(clear,0)),r_primitive(on,0,1),r_restrict(r_top,c_primitive(on-table,0)))",
+    "n_role_distance(r_identity(c_primitive(holding,0)),r_primitive(on,0,1),r_primitive(on_g,0,1))",
+    "n_sum_role_distance(r_primitive(on,0,1),r_primitive(on,0,1),r_restrict(r_top,c_primitive(on-table,0)))",
+    "n_sum_role_distance(r_identity(c_primitive(clear,0)),r_primitive(on,0,1),r_restrict(r_top,c_primitive(clear_g,0)))",
+    "n_sum_role_distance(r_identity(c_primitive(clear,0)),r_primitive(on,0,1),r_restrict(r_top,c_primitive(on-table,0)))",
     "b_empty(c_primitive(holding,0))",
     "b_nullary(arm-empty)",
 ]

@@ -49,8 +49,50 @@ def _sort(expression: Expression) -> str:
     return "concept" if expression[0].startswith("c_") else "role"
 
 
+def _role_distance(sources: list[list[int]], edges: list[list[int]], targets: list[list[int]], total: bool) -> int:
+    """dlplan's n_role_distance (total: n_sum_role_distance) on pymimir's role denotations (one
+    successor list per object): for each object k, the distance along `edges` from each of k's
+    `sources` to the nearest of k's `targets`; the least of them (total: their sum). pymimir has no
+    such constructor, and dlplan computes all pairwise distances (Floyd-Warshall, cubic in the
+    objects: 10 ms a state on a floortile of 275 objects, seconds at 1,000); a breadth-first search
+    per source stops at the nearest target."""
+    if not any(sources) or not any(targets):
+        return _DLPLAN_INFINITY
+    result = 0 if total else _DLPLAN_INFINITY
+    for k, starts in enumerate(sources):
+        if not starts:
+            continue
+        goals = set(targets[k])
+        if not total:
+            result = min(result, _nearest(starts, edges, goals))
+            continue
+        for start in starts:
+            distance = _nearest([start], edges, goals)
+            if distance == _DLPLAN_INFINITY:
+                return _DLPLAN_INFINITY
+            result += distance
+    return result
+
+
+def _nearest(starts: list[int], edges: list[list[int]], goals: set[int]) -> int:
+    """Breadth-first distance from the nearest of `starts` to the nearest of `goals`."""
+    frontier, seen, distance = list(starts), set(starts), 0
+    while frontier and goals:
+        if not goals.isdisjoint(frontier):
+            return distance
+        distance += 1
+        following = []
+        for node in frontier:
+            for successor in edges[node]:
+                if successor not in seen:
+                    seen.add(successor)
+                    following.append(successor)
+        frontier = following
+    return _DLPLAN_INFINITY
+
+
 class Untranslatable(ValueError):
-    """A dlplan constructor pymimir has no counterpart for (e.g. n_role_distance, atoms of arity 3)."""
+    """A dlplan constructor pymimir has no counterpart for (e.g. b_inclusion, atoms of arity 3)."""
 
 
 class StateEvaluation:
@@ -105,6 +147,11 @@ class MimirFeatures:
                 d = distance.evaluate(evaluation.context).get_data()
                 return _DLPLAN_INFINITY if d >= _MIMIR_INFINITY else d
             return value
+        if name in ("n_role_distance", "n_sum_role_distance"):
+            roles = [self._element(argument) for argument in arguments]
+            total = name == "n_sum_role_distance"
+            return lambda evaluation: _role_distance(*(role.evaluate(evaluation.context).get_data() for role in roles),
+                                                     total)
         raise Untranslatable(f"numerical constructor {name}")
 
     def _predicate(self, name: str) -> tuple[str, object, bool]:
