@@ -4,6 +4,7 @@ validate, and the coverage table beside the competition's numbers."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -232,7 +233,9 @@ def test_each_ipc_policy_solves_easy_test_problems_with_valid_plans(policy, tmp_
 
 
 @pytest.mark.skipif(not IPC2023.is_dir(), reason="../shared/benchmarks/ipc2023 is not here")
-@pytest.mark.parametrize(("name", "complexities"), [("transport", [9, 15, 19]), ("floortile", [4, 4, 15, 23, 17, 40, 32, 20])])
+@pytest.mark.parametrize(("name", "complexities"), [
+    ("transport", [9, 15, 19]), ("floortile", [4, 4, 15, 23, 17, 40, 32, 20]),
+    ("rovers", [5, 5, 4, 10, 10, 6, 2, 2, 47, 20, 20, 20, 25])])
 def test_the_listed_features_of_an_ipc_grammar_read_in_its_domain(name, complexities):
     # the complexities are those the grammar files and experiments/README.md give
     grammar = load_grammar(name)
@@ -241,18 +244,19 @@ def test_the_listed_features_of_an_ipc_grammar_read_in_its_domain(name, complexi
     assert [f.complexity for f in features] == complexities
 
 
-def _learn_with_the_entry_and_solve(tmp_path, name: str, test: str) -> str:
-    """Learn `name` with its IPC entry from the first 20 training files, check the policy's
-    certificate and verification, solve `testing/<test>.pddl` with it and validate the plan; the
-    learner's progress (stderr, its first line the settings) for the caller to check."""
+def _learn_with_the_entry_and_solve(tmp_path, name: str, test: str, numbers: Sequence[int] = range(1, 21)) -> str:
+    """Learn `name` with its IPC entry from the training files `numbers` (default: the first 20),
+    check the policy's certificate and verification, solve `testing/<test>.pddl` with it and
+    validate the plan; the learner's progress (stderr, its first line the settings) for the caller
+    to check."""
     folder = IPC2023 / name
     domain = folder / "domain.pddl"
-    training = sorted((folder / "training" / "easy").glob("p*.pddl"))[:20]
+    training = [folder / "training" / "easy" / f"p{number:02d}.pddl" for number in numbers]
     out = tmp_path / f"{name}.policy"
     learned = stratpol("learn", domain, "--instances", *training, "--out", out, cache=tmp_path / "cache")
     assert learned.returncode == 0, learned.stderr
     assert "# termination: 1-stratified" in learned.stdout
-    assert "# verified on all 20 training instances" in learned.stdout
+    assert f"# verified on all {len(training)} training instances" in learned.stdout
     problem = folder / "testing" / f"{test}.pddl"
     run = stratpol("run", "--domain", domain, out, problem)
     assert run.returncode == 0 and "solved in" in run.stdout, run.stderr
@@ -270,6 +274,16 @@ def test_learn_takes_the_ipc_floortile_entry_and_its_policy_paints_with_two_robo
     # most 20 tiles; easy p15 has two robots on 25 tiles
     progress = _learn_with_the_entry_and_solve(tmp_path, "floortile", "easy/p15")
     assert "grammar floortile" in progress and "dead-end tests on" in progress
+
+
+@pytest.mark.skipif(not IPC2023.is_dir(), reason="../shared/benchmarks/ipc2023 is not here")
+def test_learn_takes_the_ipc_rovers_entry_and_its_policy_solves_a_two_rover_problem(tmp_path):
+    # the entry [domains."ipc2023/rovers"]: thirteen listed features, role distances pairing each
+    # rover with its own targets; the one-rover training files p01-p05 and p07-p15. Easy p10 has two
+    # rovers
+    numbers = [*range(1, 6), *range(7, 16)]
+    progress = _learn_with_the_entry_and_solve(tmp_path, "rovers", "easy/p10", numbers)
+    assert "grammar rovers" in progress
 
 
 @pytest.mark.skipif(not IPC2023.is_dir(), reason="../shared/benchmarks/ipc2023 is not here")
