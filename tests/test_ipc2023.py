@@ -268,22 +268,18 @@ def _learn_with_the_entry_and_solve(tmp_path, name: str, test: str, numbers: Seq
 
 
 @pytest.mark.skipif(not IPC2023.is_dir(), reason="../shared/benchmarks/ipc2023 is not here")
-def test_learn_takes_the_ipc_floortile_entry_and_its_policy_paints_with_two_robots(tmp_path):
-    # the entry [domains."ipc2023/floortile"]: eight listed features, the colour-aware robot distance
-    # among them, longest plans first. The first 20 training files have one or two robots and at
-    # most 20 tiles; easy p15 has two robots on 25 tiles
-    progress = _learn_with_the_entry_and_solve(tmp_path, "floortile", "easy/p15")
-    assert "grammar floortile" in progress and "dead-end tests on" in progress
-
-
-@pytest.mark.skipif(not IPC2023.is_dir(), reason="../shared/benchmarks/ipc2023 is not here")
-def test_learn_takes_the_ipc_rovers_entry_and_its_policy_solves_a_two_rover_problem(tmp_path):
-    # the entry [domains."ipc2023/rovers"]: thirteen listed features, role distances pairing each
-    # rover with its own targets; the one-rover training files p01-p05 and p07-p15. Easy p10 has two
-    # rovers
-    numbers = [*range(1, 6), *range(7, 16)]
-    progress = _learn_with_the_entry_and_solve(tmp_path, "rovers", "easy/p10", numbers)
-    assert "grammar rovers" in progress
+@pytest.mark.parametrize(("name", "test", "numbers", "setting"), [
+    # eight listed features, the colour-aware robot distance among them, longest plans first; the
+    # first 20 training files have one or two robots and at most 20 tiles, easy p15 two robots on 25
+    ("floortile", "easy/p15", range(1, 21), "dead-end tests on"),
+    # thirteen listed features, role distances pairing each rover with its own targets; the
+    # one-rover training files p01-p05 and p07-p15, easy p10 has two rovers
+    ("rovers", "easy/p10", [*range(1, 6), *range(7, 16)], "features ranked lexicographically"),
+])
+def test_learn_takes_an_ipc_entry_of_listed_role_distances_and_solves_a_two_agent_problem(tmp_path, name, test, numbers,
+                                                                                           setting):
+    progress = _learn_with_the_entry_and_solve(tmp_path, name, test, numbers)
+    assert f"grammar {name}" in progress and setting in progress
 
 
 @pytest.mark.skipif(not IPC2023.is_dir(), reason="../shared/benchmarks/ipc2023 is not here")
