@@ -320,6 +320,26 @@ def test_a_failed_run_prints_the_steps_it_took_as_comments(tmp_path):
         "; gripper-4: not solved (no successor after 3 steps)"]
 
 
+def test_explain_shows_why_no_rule_takes_a_successor(tmp_path):
+    """With --explain, the stuck state's features and each action's changes: going back for the
+    balls makes A true, which only the removed rule allowed."""
+    rules = GOLDEN_GRIPPER.read_text().splitlines(keepends=True)
+    stuck = tmp_path / "stuck.policy"
+    stuck.write_text("".join(line for line in rules if not line.startswith("{not A, m = 0}")))
+    run = stratpol("run", stuck, "--domain", "gripper", GRIPPER / "instances" / "gripper-4.pddl", "--tie-break", "first",
+                   "--explain")
+    assert run.returncode == 1
+    assert run.stdout.splitlines()[4:] == [
+        "; features: A=false m=0 n=3",
+        "; (move roomb rooma): A false->true (no rule)",
+        "; (move roomb roomb): no feature changes (no rule)",
+        "; (pick ball1 roomb left): m 0->1 (no rule)",
+        "; (pick ball1 roomb right): m 0->1 (no rule)"]
+    bounded = stratpol("run", GOLDEN_GRIPPER, "--domain", "gripper", GRIPPER / "instances" / "gripper-4.pddl",
+                       "--tie-break", "first", "--explain", "--step-bound", "2")
+    assert bounded.returncode == 1 and "; (drop ball1 roomb left): m 1->0 (accepted)" in bounded.stdout.splitlines()
+
+
 def test_a_policy_names_its_domain_and_is_refused_elsewhere(tmp_path):
     learned = tmp_path / "gripper.policy"
     learned.write_text(GOLDEN_GRIPPER.read_text().replace("# stratpol policy\n", "# stratpol policy\ndomain gripper\n"))

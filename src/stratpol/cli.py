@@ -407,6 +407,10 @@ def _run(args: argparse.Namespace) -> int:
         print("".join(f"; {action}\n" for action in outcome.plan), end="")
         steps = f"{outcome.steps} step" + ("" if outcome.steps == 1 else "s")
         print(f"; {instance.name}: not solved ({outcome.failure.value} after {steps}{width})")
+        if args.explain:
+            from stratpol.evaluation.explanation import explain_state, format_explanation, replay
+
+            print(format_explanation(explain_state(policy, instance, replay(instance, outcome.plan))), end="")
         return 1
     print(format_plan(outcome.plan, outcome.cost), end="")
     print(f"; {instance.name}: solved in {outcome.steps} steps, {outcome.seconds:.3f} s{width}")
@@ -815,6 +819,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="follow the policy as a sketch: where it has no compatible successor, IW(1..K) looks "
                           "for a state it accepts, as the GENEX paper's Table 3 does with K = 2 (default: 0, off)")
     run.add_argument("--out", metavar="FILE", help="also write the plan as an IPC plan file")
+    run.add_argument("--explain", action="store_true",
+                     help="on a failed run, print the features in the last state and what each applicable action "
+                          "would change in them, with whether a rule accepts it")
     run.set_defaults(run=_run)
 
     evaluate = commands.add_parser("evaluate", help="scaling evaluation with confidence bounds per size")

@@ -24,7 +24,7 @@ from stratpol.planning import Domain, State
 from stratpol.features.kind import Kind
 
 # dlplan's "unreachable" distance is INT32_MAX, pymimir's UINT32_MAX
-_DLPLAN_INFINITY, _MIMIR_INFINITY = 2**31 - 1, 2**32 - 1
+DLPLAN_INFINITY, _MIMIR_INFINITY = 2**31 - 1, 2**32 - 1
 
 # dlplan constructors with a pymimir counterpart taking the same arguments in the same order
 _CONSTRUCTORS = {
@@ -57,8 +57,8 @@ def _role_distance(sources: list[list[int]], edges: list[list[int]], targets: li
     objects: 9 ms a state on a floortile of 116 objects, 100 ms at 275, 1.4 s at 667); here a
     breadth-first search per object k (total: per source) stops at the nearest target."""
     if not any(sources) or not any(targets):
-        return _DLPLAN_INFINITY
-    result = 0 if total else _DLPLAN_INFINITY
+        return DLPLAN_INFINITY
+    result = 0 if total else DLPLAN_INFINITY
     for k, starts in enumerate(sources):
         if not starts:
             continue
@@ -68,8 +68,8 @@ def _role_distance(sources: list[list[int]], edges: list[list[int]], targets: li
             continue
         for start in starts:
             distance = _nearest([start], edges, goals)
-            if distance == _DLPLAN_INFINITY:
-                return _DLPLAN_INFINITY
+            if distance == DLPLAN_INFINITY:
+                return DLPLAN_INFINITY
             result += distance
     return result
 
@@ -88,7 +88,7 @@ def _nearest(starts: list[int], edges: list[list[int]], goals: set[int]) -> int:
                     seen.add(successor)
                     following.append(successor)
         frontier = following
-    return _DLPLAN_INFINITY
+    return DLPLAN_INFINITY
 
 
 class Untranslatable(ValueError):
@@ -145,7 +145,7 @@ class MimirFeatures:
 
             def value(evaluation: StateEvaluation) -> int:
                 d = distance.evaluate(evaluation.context).get_data()
-                return _DLPLAN_INFINITY if d >= _MIMIR_INFINITY else d
+                return DLPLAN_INFINITY if d >= _MIMIR_INFINITY else d
             return value
         if name in ("n_role_distance", "n_sum_role_distance"):
             roles = [self._element(argument) for argument in arguments]
