@@ -340,6 +340,24 @@ def test_explain_shows_why_no_rule_takes_a_successor(tmp_path):
     assert bounded.returncode == 1 and "; (drop ball1 roomb left): m 1->0 (accepted)" in bounded.stdout.splitlines()
 
 
+def test_accepts_judges_each_step_of_the_planners_plans(tmp_path):
+    """The golden policy accepts every step of astar-lmcut's optimal plans; without the rule that
+    takes Robby back to the balls, the step back is named with what it changes, and the exit
+    status is 1."""
+    instances = [GRIPPER / "instances" / f"gripper-{n}.pddl" for n in (2, 4)]
+    golden = stratpol("accepts", GOLDEN_GRIPPER, "--domain", "gripper", *instances, cache=tmp_path / "cache")
+    assert golden.returncode == 0, golden.stderr
+    assert [line.split(": ")[1] for line in golden.stdout.splitlines()] == ["5 of 5 steps accepted",
+                                                                            "11 of 11 steps accepted"]
+    rules = GOLDEN_GRIPPER.read_text().splitlines(keepends=True)
+    stuck = tmp_path / "stuck.policy"
+    stuck.write_text("".join(line for line in rules if not line.startswith("{not A, m = 0}")))
+    judged = stratpol("accepts", stuck, "--domain", "gripper", *instances, cache=tmp_path / "cache")
+    assert judged.returncode == 1
+    assert judged.stdout.splitlines()[1:] == [f"{instances[1]}: 10 of 11 steps accepted",
+                                              "  step 6 (move roomb rooma): A false->true"]
+
+
 def test_a_policy_names_its_domain_and_is_refused_elsewhere(tmp_path):
     learned = tmp_path / "gripper.policy"
     learned.write_text(GOLDEN_GRIPPER.read_text().replace("# stratpol policy\n", "# stratpol policy\ndomain gripper\n"))

@@ -419,6 +419,38 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _accepts(args: argparse.Namespace) -> int:
+    from stratpol.cache import cache_root
+    from stratpol.evaluation import RulePolicy
+    from stratpol.evaluation.explanation import format_changes, plan_acceptance
+    from stratpol.features import Vocabulary
+    from stratpol.learning.teacher import Teacher
+
+    domain = _domain(args.domain)
+    vocabulary = Vocabulary(domain)
+    try:
+        policy = RulePolicy(_load_policy(args.policy, vocabulary), vocabulary)
+    except ValueError as error:
+        raise InputError(str(error), args.policy) from None
+    # the learner's plan cache: plans a learning run asked for are not asked again, nor the reverse
+    teacher = Teacher(args.planner, time_limit=args.time_limit, cache_dir=cache_root() / "plans")
+    every_step = True
+    for path in args.instances:
+        instance = domain.load_instance(path)
+        advice = teacher.advise(instance)
+        if len(advice.states) == 0:
+            print(f"{path}: no plan from {args.planner} ({advice.verdict.value})")
+            every_step = False
+            continue
+        judged = plan_acceptance(policy, instance, advice.states, advice.actions)
+        rejected = judged.rejected
+        print(f"{path}: {len(judged.steps) - len(rejected)} of {len(judged.steps)} steps accepted")
+        for number, step in rejected:
+            print(f"  step {number} {step.action}: {format_changes(step, judged.booleans)}")
+        every_step = every_step and not rejected
+    return 0 if every_step else 1
+
+
 def _evaluate(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -823,6 +855,18 @@ def build_parser() -> argparse.ArgumentParser:
                      help="on a failed run, print the features in the last state and what each applicable action "
                           "would change in them, with whether a rule accepts it")
     run.set_defaults(run=_run)
+
+    accepts = commands.add_parser("accepts", help="which steps of a planner's plans a rule policy accepts (and what "
+                                                  "the others change): features and rankings tried before learning")
+    accepts.add_argument("policy", help="policy file (readable or dlplan format)")
+    accepts.add_argument("--domain", required=True, help="domain name or domain.pddl")
+    accepts.add_argument("instances", nargs="+", metavar="INSTANCE", help="PDDL problem files")
+    accepts.add_argument("--planner", default="astar-lmcut", metavar="NAME",
+                         help="the planner whose plans are judged, as a learning entry's teacher (default: "
+                              "astar-lmcut); plans are kept in the learner's plan cache")
+    accepts.add_argument("--time-limit", type=float, default=60.0, metavar="S",
+                         help="per plan (default: 60)")
+    accepts.set_defaults(run=_accepts)
 
     evaluate = commands.add_parser("evaluate", help="scaling evaluation with confidence bounds per size")
     evaluate.add_argument("policy", nargs="?",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from stratpol.planning import Instance, State
+from stratpol.planning import GroundAction, Instance, State
 from stratpol.planning.dead_ends import Solvability, solvability
 from stratpol.planning.plan_cache import Outcome, PlanCache
 from stratpol.planning.planners import planner_chain
@@ -19,6 +19,7 @@ class Advice:
 
     verdict: Solvability
     states: tuple[State, ...] = ()  # the plan's states, starting with the asked state
+    actions: tuple[GroundAction, ...] = ()  # the plan's actions, one fewer than its states
 
 
 class Teacher:
@@ -44,7 +45,7 @@ class Teacher:
         if cached is not None and cached.outcome is Outcome.DEAD_END:
             return Advice(Solvability.DEAD_END)
         if cached is not None and cached.outcome is Outcome.PLAN:
-            return Advice(Solvability.ALIVE, _states(instance, start, cached.plan))
+            return _advice(instance, start, cached.plan)
         self.calls += 1
         for solve in (*self._planners, gbfs):
             result = solve(instance, start=start, time_limit=self.time_limit)
@@ -52,7 +53,7 @@ class Teacher:
                 break
         if result.status is SearchStatus.SOLVED:
             self.cache.put(instance, start, self.planner_name, Outcome.PLAN, result.plan, result.cost)
-            return Advice(Solvability.ALIVE, _states(instance, start, result.plan))
+            return _advice(instance, start, result.plan)
         if result.status is SearchStatus.UNSOLVABLE or \
                 solvability(instance, start, time_limit=self.time_limit) is Solvability.DEAD_END:
             self.cache.put(instance, start, self.planner_name, Outcome.DEAD_END)
@@ -60,12 +61,14 @@ class Teacher:
         return Advice(Solvability.UNKNOWN)
 
 
-def _states(instance: Instance, start: State, plan) -> tuple[State, ...]:
+def _advice(instance: Instance, start: State, plan) -> Advice:
     check = validate_plan(instance, plan, start=start)
     if not check.valid:
         raise RuntimeError(f"the teacher's plan for {instance.name} is invalid: {check.reason}")
-    states, state = [start], start
-    for action in plan:
-        state, _ = instance.apply(state, instance.action(action.name, action.args))
+    states, actions, state = [start], [], start
+    for step in plan:
+        action = instance.action(step.name, step.args)
+        state, _ = instance.apply(state, action)
         states.append(state)
-    return tuple(states)
+        actions.append(action)
+    return Advice(Solvability.ALIVE, tuple(states), tuple(actions))
