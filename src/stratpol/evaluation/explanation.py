@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from stratpol.evaluation.policies import RulePolicy
 from stratpol.features.mimir_evaluation import DLPLAN_INFINITY
+from stratpol.features.policy_evaluator import InstancePolicy
 from stratpol.planning import GroundAction, Instance, State
 
 
@@ -68,7 +69,7 @@ def plan_acceptance(policy: RulePolicy, instance: Instance, states: Sequence[Sta
     return PlanAcceptance(steps, _booleans(policy))
 
 
-def _judged(on_instance, source: State, action: GroundAction, target: State) -> SuccessorChange:
+def _judged(on_instance: InstancePolicy, source: State, action: GroundAction, target: State) -> SuccessorChange:
     before, after = on_instance.values(source), on_instance.values(target)
     changes = {name: (before[name], after[name]) for name in before if after[name] != before[name]}
     return SuccessorChange(action, changes, on_instance.accepts(source, target))
