@@ -63,8 +63,8 @@ def _role_distance(sources: list[list[int]], edges: list[list[int]], targets: li
         if not starts:
             continue
         goals = set(targets[k])
-        if not total:
-            result = min(result, _nearest(starts, edges, goals))
+        if not total:  # a search need not go as far as the nearest target found so far
+            result = min(result, _nearest(starts, edges, goals, result))
             continue
         for start in starts:
             distance = _nearest([start], edges, goals)
@@ -74,10 +74,11 @@ def _role_distance(sources: list[list[int]], edges: list[list[int]], targets: li
     return result
 
 
-def _nearest(starts: list[int], edges: list[list[int]], goals: set[int]) -> int:
-    """Breadth-first distance from the nearest of `starts` to the nearest of `goals`."""
+def _nearest(starts: list[int], edges: list[list[int]], goals: set[int], bound: int = DLPLAN_INFINITY) -> int:
+    """Breadth-first distance from the nearest of `starts` to the nearest of `goals`; infinity
+    where it is `bound` or more."""
     frontier, seen, distance = list(starts), set(starts), 0
-    while frontier and goals:
+    while frontier and goals and distance < bound:
         if not goals.isdisjoint(frontier):
             return distance
         distance += 1
