@@ -438,7 +438,7 @@ def _accepts(args: argparse.Namespace) -> int:
     for path in args.instances:
         instance = domain.load_instance(path)
         advice = teacher.advise(instance)
-        if len(advice.states) == 0:
+        if not advice.states:
             print(f"{path}: no plan from {args.planner} ({advice.verdict.value})")
             every_step = False
             continue
