@@ -347,15 +347,20 @@ def test_accepts_judges_each_step_of_the_planners_plans(tmp_path):
     instances = [GRIPPER / "instances" / f"gripper-{n}.pddl" for n in (2, 4)]
     golden = stratpol("accepts", GOLDEN_GRIPPER, "--domain", "gripper", *instances, cache=tmp_path / "cache")
     assert golden.returncode == 0, golden.stderr
-    assert [line.split(": ")[1] for line in golden.stdout.splitlines()] == ["5 of 5 steps accepted",
-                                                                            "11 of 11 steps accepted"]
+    assert [line.split(": ")[1] for line in golden.stdout.splitlines()] == [
+        "5 of 5 steps accepted", "11 of 11 steps accepted", "16 of 16 steps accepted; 2 of 2 files whole"]
     rules = GOLDEN_GRIPPER.read_text().splitlines(keepends=True)
     stuck = tmp_path / "stuck.policy"
     stuck.write_text("".join(line for line in rules if not line.startswith("{not A, m = 0}")))
     judged = stratpol("accepts", stuck, "--domain", "gripper", *instances, cache=tmp_path / "cache")
     assert judged.returncode == 1
     assert judged.stdout.splitlines()[1:] == [f"{instances[1]}: 10 of 11 steps accepted",
-                                              "  step 6 (move roomb rooma): A false->true"]
+                                              "  step 6 (move roomb rooma): A false->true",
+                                              "all: 15 of 16 steps accepted; 1 of 2 files whole"]
+    unsolvable = tmp_path / "two-rooms.pddl"  # ball1 in both rooms: no plan, and the file counts as refused
+    unsolvable.write_text(instances[0].read_text().replace("(at ball2 roomb)", "(at ball1 rooma)"))
+    refused = stratpol("accepts", GOLDEN_GRIPPER, "--domain", "gripper", unsolvable, cache=tmp_path / "cache")
+    assert refused.returncode == 1 and refused.stdout == f"{unsolvable}: no plan from astar-lmcut (dead end)\n"
 
 
 def test_a_policy_names_its_domain_and_is_refused_elsewhere(tmp_path):

@@ -434,21 +434,23 @@ def _accepts(args: argparse.Namespace) -> int:
         raise InputError(str(error), args.policy) from None
     # the learner's plan cache: plans a learning run asked for are not asked again, nor the reverse
     teacher = Teacher(args.planner, time_limit=args.time_limit, cache_dir=cache_root() / "plans")
-    every_step = True
+    steps = accepted = whole = 0  # whole: the files whose every step is accepted
     for path in args.instances:
         instance = domain.load_instance(path)
         advice = teacher.advise(instance)
         if not advice.states:
             print(f"{path}: no plan from {args.planner} ({advice.verdict.value})")
-            every_step = False
             continue
         judged = plan_acceptance(policy, instance, advice.states, advice.actions)
         rejected = judged.rejected
         print(f"{path}: {len(judged.steps) - len(rejected)} of {len(judged.steps)} steps accepted")
         for number, step in rejected:
             print(f"  step {number} {step.action}: {format_changes(step, judged.booleans)}")
-        every_step = every_step and not rejected
-    return 0 if every_step else 1
+        steps, accepted, whole = steps + len(judged.steps), accepted + len(judged.steps) - len(rejected), \
+            whole + (not rejected)
+    if len(args.instances) > 1:
+        print(f"all: {accepted} of {steps} steps accepted; {whole} of {len(args.instances)} files whole")
+    return 0 if whole == len(args.instances) else 1
 
 
 def _evaluate(args: argparse.Namespace) -> int:
