@@ -278,8 +278,8 @@ def _learn_with_the_entry_and_solve(tmp_path, name: str, test: str, numbers: Seq
     # of an objective whose pending mode another holds (the holder's feature asks for the mode)
     ("rovers", "easy/p17", [*range(1, 6), *range(7, 16)], "features ranked lexicographically"),
 ])
-def test_learn_takes_an_ipc_entry_of_listed_role_distances_and_solves_a_two_agent_problem(tmp_path, name, test, numbers,
-                                                                                           setting):
+def test_learn_takes_an_ipc_entry_of_listed_role_distances_and_solves_a_multi_agent_problem(tmp_path, name, test,
+                                                                                             numbers, setting):
     progress = _learn_with_the_entry_and_solve(tmp_path, name, test, numbers)
     assert f"grammar {name}" in progress and setting in progress
 

@@ -408,9 +408,11 @@ def _run(args: argparse.Namespace) -> int:
         steps = f"{outcome.steps} step" + ("" if outcome.steps == 1 else "s")
         print(f"; {instance.name}: not solved ({outcome.failure.value} after {steps}{width})")
         if args.explain:
-            from stratpol.evaluation.explanation import explain_state, format_explanation, replay
+            from stratpol.evaluation.explanation import explain_state, format_explanation
+            from stratpol.planning.plans import validate_plan
 
-            print(format_explanation(explain_state(policy, instance, replay(instance, outcome.plan))), end="")
+            last = validate_plan(instance, outcome.plan).final_state  # the run's plan, replayed
+            print(format_explanation(explain_state(policy, instance, last)), end="")
         return 1
     print(format_plan(outcome.plan, outcome.cost), end="")
     print(f"; {instance.name}: solved in {outcome.steps} steps, {outcome.seconds:.3f} s{width}")
@@ -446,8 +448,9 @@ def _accepts(args: argparse.Namespace) -> int:
         print(f"{path}: {len(judged.steps) - len(rejected)} of {len(judged.steps)} steps accepted")
         for number, step in rejected:
             print(f"  step {number} {step.action}: {format_changes(step, judged.booleans)}")
-        steps, accepted, whole = steps + len(judged.steps), accepted + len(judged.steps) - len(rejected), \
-            whole + (not rejected)
+        steps += len(judged.steps)
+        accepted += len(judged.steps) - len(rejected)
+        whole += not rejected
     if len(args.instances) > 1:
         print(f"all: {accepted} of {steps} steps accepted; {whole} of {len(args.instances)} files whole")
     return 0 if whole == len(args.instances) else 1

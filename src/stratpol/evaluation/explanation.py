@@ -43,14 +43,6 @@ class PlanAcceptance:
         return [(number, step) for number, step in enumerate(self.steps, 1) if not step.accepted]
 
 
-def replay(instance: Instance, plan: Sequence[GroundAction]) -> State:
-    """The state reached by applying `plan` from the initial state."""
-    state = instance.initial_state
-    for action in plan:
-        state, _ = instance.apply(state, action)
-    return state
-
-
 def explain_state(policy: RulePolicy, instance: Instance, state: State) -> StateExplanation:
     """The policy's feature values in `state` and, per applicable action in name order, the
     features it changes and whether some rule accepts it."""
