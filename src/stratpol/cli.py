@@ -305,8 +305,8 @@ def _learn(args: argparse.Namespace) -> int:
         renamed = result.statistics.renamed
         print(f"# verified on all {len(result.verifications)} training instances"
               + (f"; {renamed} more are renamings of them" if renamed else ""))
-    if args.out:
-        write_policy_files(args.out, result.policy, vocabulary.factory)
+    if args.out and (skipped := write_policy_files(args.out, result.policy, vocabulary.factory)):
+        print(f"# {skipped}", file=sys.stderr)
     return 0
 
 
@@ -348,8 +348,8 @@ def _rename(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise InputError(f"{error} (after renaming)", args.policy) from None
     print(format_policy(policy), end="")
-    if args.out:
-        write_policy_files(args.out, policy, vocabulary.factory)
+    if args.out and (skipped := write_policy_files(args.out, policy, vocabulary.factory)):
+        print(f"# {skipped}", file=sys.stderr)
     return 0
 
 

@@ -17,6 +17,8 @@ Expression = tuple[str, tuple]  # (constructor or name, arguments)
 _TOKEN = re.compile(r"\s*([^\s(),]+|[(),])")
 # the constructors through which a predicate enters a feature, its name their first argument
 _PRIMITIVES = frozenset({"c_primitive", "r_primitive", "b_nullary"})
+# each object's distance along its own roads, a ternary predicate (features/role_distance.py)
+INDEXED_ROLE_DISTANCE = "n_indexed_role_distance"
 
 
 def parse_expression(text: str) -> Expression:
@@ -47,6 +49,12 @@ def parse_expression(text: str) -> Expression:
     return tree
 
 
+def unparse_expression(expression: Expression) -> str:
+    """The text of a parsed expression, in dlplan's syntax."""
+    name, arguments = expression
+    return f"{name}({','.join(map(unparse_expression, arguments))})" if arguments else name
+
+
 def fluent_predicates_read(description: str, domain: Domain) -> frozenset[str] | None:
     """The fluent predicates whose atoms the feature `description` reads, or None where that
     cannot be told (a derived predicate, which any change may change, or a name the domain lacks).
@@ -57,6 +65,8 @@ def fluent_predicates_read(description: str, domain: Domain) -> frozenset[str] |
         name, arguments = node
         if name in _PRIMITIVES and arguments:
             names.add(arguments[0][0])
+        elif name == INDEXED_ROLE_DISTANCE:  # its roads: the predicate named in the middle
+            names.add(arguments[1][0])
         for argument in arguments:
             visit(argument)
 

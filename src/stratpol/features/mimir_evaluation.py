@@ -14,17 +14,18 @@ breaks later evaluations (so each state gets a new one); `Domain.get_name_to_con
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import weakref
+from collections.abc import Callable, Iterable
 
 import pymimir.advanced.languages.description_logics as dl
 
-from stratpol.features.expression import Expression, parse_expression
+from stratpol.features.expression import INDEXED_ROLE_DISTANCE, Expression, parse_expression
+from stratpol.features.role_distance import DLPLAN_INFINITY, IndexedRoads, role_distance
 from stratpol.features.vocabulary import GOAL_SUFFIX
-from stratpol.planning import Domain, State
+from stratpol.planning import Atom, Domain, Instance, State
 from stratpol.features.kind import Kind
 
-# dlplan's "unreachable" distance is INT32_MAX, pymimir's UINT32_MAX
-DLPLAN_INFINITY, _MIMIR_INFINITY = 2**31 - 1, 2**32 - 1
+_MIMIR_INFINITY = 2**32 - 1  # pymimir's "unreachable" distance (dlplan's is INT32_MAX)
 
 # dlplan constructors with a pymimir counterpart taking the same arguments in the same order
 _CONSTRUCTORS = {
@@ -49,57 +50,21 @@ def _sort(expression: Expression) -> str:
     return "concept" if expression[0].startswith("c_") else "role"
 
 
-def _role_distance(sources: list[list[int]], edges: list[list[int]], targets: list[list[int]], total: bool) -> int:
-    """dlplan's n_role_distance (total: n_sum_role_distance) on pymimir's role denotations (one
-    successor list per object): for each object k, the distance along `edges` from each of k's
-    `sources` to the nearest of k's `targets`; the least of them (total: their sum). pymimir has no
-    such constructor, and dlplan computes all pairwise distances (Floyd-Warshall, cubic in the
-    objects: 9 ms a state on a floortile of 116 objects, 100 ms at 275, 1.4 s at 667); here a
-    breadth-first search per object k (total: per source) stops at the nearest target."""
-    if not any(sources) or not any(targets):
-        return DLPLAN_INFINITY
-    result = 0 if total else DLPLAN_INFINITY
-    for k, starts in enumerate(sources):
-        if not starts:
-            continue
-        goals = set(targets[k])
-        if not total:  # a search need not go as far as the nearest target found so far
-            result = min(result, _nearest(starts, edges, goals, result))
-            continue
-        for start in starts:
-            distance = _nearest([start], edges, goals)
-            if distance == DLPLAN_INFINITY:
-                return DLPLAN_INFINITY
-            result += distance
-    return result
-
-
-def _nearest(starts: list[int], edges: list[list[int]], goals: set[int], bound: int = DLPLAN_INFINITY) -> int:
-    """Breadth-first distance from the nearest of `starts` to the nearest of `goals`; infinity
-    where it is `bound` or more."""
-    frontier, seen, distance = list(starts), set(starts), 0
-    while frontier and goals and distance < bound:
-        if not goals.isdisjoint(frontier):
-            return distance
-        distance += 1
-        following = []
-        for node in frontier:
-            for successor in edges[node]:
-                if successor not in seen:
-                    seen.add(successor)
-                    following.append(successor)
-        frontier = following
-    return DLPLAN_INFINITY
-
-
 class Untranslatable(ValueError):
     """A dlplan constructor pymimir has no counterpart for (e.g. b_inclusion, atoms of arity 3)."""
+
+
+def _indexed_roads(instance: Instance, atoms: Iterable[Atom], predicate: str, count: int) -> IndexedRoads:
+    """The roads predicate(k, x, y) among `atoms`, in pymimir's object indices."""
+    index = instance.object_index
+    return IndexedRoads((tuple(map(index, arguments)) for p, arguments in atoms if p == predicate), count)
 
 
 class StateEvaluation:
     """pymimir's denotation memory for one state: shared sub-expressions are computed once."""
 
     def __init__(self, state: State) -> None:
+        self.state = state
         self.index = state.index
         self._denotations = dl.DenotationRepositories()  # must outlive the context
         self.context = dl.EvaluationContext(state.mimir_state, self._denotations)
@@ -149,11 +114,41 @@ class MimirFeatures:
                 return DLPLAN_INFINITY if d >= _MIMIR_INFINITY else d
             return value
         if name in ("n_role_distance", "n_sum_role_distance"):
-            roles = [self._element(argument) for argument in arguments]
+            source, road, target = (self._element(argument) for argument in arguments)
             total = name == "n_sum_role_distance"
-            return lambda evaluation: _role_distance(*(role.evaluate(evaluation.context).get_data() for role in roles),
-                                                     total)
+
+            def distance_along(evaluation: StateEvaluation) -> int:
+                edges = road.evaluate(evaluation.context).get_data()
+                return role_distance(source.evaluate(evaluation.context).get_data(), lambda k: edges,
+                                     target.evaluate(evaluation.context).get_data(), total)
+            return distance_along
+        if name == INDEXED_ROLE_DISTANCE:
+            return self._indexed_role_distance(*arguments)
         raise Untranslatable(f"numerical constructor {name}")
+
+    def _indexed_role_distance(self, source: Expression, predicate: Expression, target: Expression
+                               ) -> Callable[[StateEvaluation], int]:
+        """features/role_distance.py's indexed role distance; the roads of a static predicate are
+        read once per instance."""
+        (name, _), (sources, targets) = predicate, map(self._element, (source, target))
+        kind, _, goal = self._predicate(name)
+        if goal or self._arity(name) != 3:
+            raise Untranslatable(f"{INDEXED_ROLE_DISTANCE} along {name}: not a predicate of arity 3")
+        static_roads: weakref.WeakKeyDictionary[Instance, IndexedRoads] = weakref.WeakKeyDictionary()
+
+        def roads(state: State, count: int) -> IndexedRoads:
+            instance = state.instance
+            if kind == "static":
+                if instance not in static_roads:
+                    static_roads[instance] = _indexed_roads(instance, instance.static_atoms, name, count)
+                return static_roads[instance]
+            return _indexed_roads(instance, state.atoms, name, count)
+
+        def distance(evaluation: StateEvaluation) -> int:
+            starts = sources.evaluate(evaluation.context).get_data()
+            return role_distance(starts, roads(evaluation.state, len(starts)),
+                                 targets.evaluate(evaluation.context).get_data())
+        return distance
 
     def _predicate(self, name: str) -> tuple[str, object, bool]:
         """(static/fluent/derived, pymimir predicate, whether it is the goal copy p_g of p)."""

@@ -24,6 +24,7 @@ from stratpol.atomic import write_text_atomically
 from stratpol.child_process import ChildDied, call_in_child, can_fork_here
 from stratpol.errors import InputError
 from stratpol.features.grammar import Grammar
+from stratpol.features.role_distance import DlplanIndexedRoleDistance, indexed_parts, is_indexed_role_distance
 from stratpol.features.vocabulary import InstanceBridge, Vocabulary
 from stratpol.planning import State
 from stratpol.planning.quiet import captured_stderr, captured_stdout
@@ -379,9 +380,23 @@ def _readable(printed: str) -> str:
 
 
 def _parsed(vocabulary: Vocabulary, kind: Kind, description: str) -> PoolFeature:
-    parse = vocabulary.factory.parse_boolean if kind is Kind.BOOLEAN else vocabulary.factory.parse_numerical
-    element = parse(_readable(description))
+    if is_indexed_role_distance(description):
+        element = _indexed_role_distance(vocabulary, description)
+    else:
+        parse = vocabulary.factory.parse_boolean if kind is Kind.BOOLEAN else vocabulary.factory.parse_numerical
+        element = parse(_readable(description))
     return PoolFeature(kind, _readable(str(element)), element.compute_complexity(), element)
+
+
+def _indexed_role_distance(vocabulary: Vocabulary, description: str) -> DlplanIndexedRoleDistance:
+    """Our indexed role distance (features/role_distance.py) around two roles dlplan parses."""
+    source, predicate, target = indexed_parts(description)
+    predicates = [p.get_name() for p in vocabulary.info.get_predicates()]
+    if vocabulary.domain.predicates.get(predicate) != 3:
+        raise ValueError(f"the roads of {description!r} are not a predicate of arity 3 of {vocabulary.domain.name}")
+    return DlplanIndexedRoleDistance(
+        vocabulary.factory.parse_role(_readable(source)), predicate, vocabulary.factory.parse_role(_readable(target)),
+        predicates.index(predicate), predicate in vocabulary.domain.static_predicates, _readable)
 
 
 def _parse_reason(report: str) -> str | None:

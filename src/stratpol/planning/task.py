@@ -333,6 +333,11 @@ class Instance:
         self._resolve(action)
         return action
 
+    def object_index(self, name: str) -> int:
+        """pymimir's index of an object or constant: the index its description-logic denotations
+        use for it."""
+        return self._object(name).get_index()
+
     # -- internals ------------------------------------------------------------------------------
 
     def _object(self, name: str) -> object:

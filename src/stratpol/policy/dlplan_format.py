@@ -14,6 +14,7 @@ from pathlib import Path
 from dlplan.policy import PolicyFactory
 
 from stratpol.atomic import write_text_atomically
+from stratpol.features.role_distance import is_indexed_role_distance
 from stratpol.planning.quiet import captured_stderr, captured_stdout
 from stratpol.policy.rules import Change, Feature, Kind, Policy, Rule
 from stratpol.policy.text import write_policy
@@ -92,11 +93,19 @@ def format_dlplan(policy: Policy, factory: object) -> str:
     return str(to_dlplan(policy, factory))
 
 
-def write_policy_files(path: str | Path, policy: Policy, factory: object) -> None:
-    """The policy in stratpol's readable format at `path` and in dlplan's at `path`.dlplan."""
+def write_policy_files(path: str | Path, policy: Policy, factory: object) -> str | None:
+    """The policy in stratpol's readable format at `path` and in dlplan's at `path`.dlplan; where
+    a feature is not dlplan's (an indexed role distance), no .dlplan file (a stale one is removed)
+    and the reason is returned."""
     path = Path(path)
     write_policy(path, policy)
-    write_text_atomically(path.with_suffix(path.suffix + ".dlplan"), format_dlplan(policy, factory))
+    dlplan_path = path.with_suffix(path.suffix + ".dlplan")
+    foreign = [f.name for f in policy.features if is_indexed_role_distance(f.description or "")]
+    if foreign:
+        dlplan_path.unlink(missing_ok=True)
+        return f"{dlplan_path} not written: dlplan has no constructor for feature(s) {', '.join(foreign)}"
+    write_text_atomically(dlplan_path, format_dlplan(policy, factory))
+    return None
 
 
 def parse_dlplan(text: str, factory: object) -> Policy:

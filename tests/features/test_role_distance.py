@@ -1,0 +1,128 @@
+"""The indexed role distance: each agent's distance along its own roads, a ternary predicate, where
+dlplan's role distance can only walk every agent's roads together."""
+
+from __future__ import annotations
+
+import pytest
+
+from stratpol.features import Vocabulary
+from stratpol.features.expression import fluent_predicates_read
+from stratpol.features.kind import Kind
+from stratpol.features.mimir_evaluation import MimirFeatures, StateEvaluation
+from stratpol.features.policy_evaluator import PolicyEvaluator
+from stratpol.features.pool import parse_feature
+from stratpol.features.role_distance import DLPLAN_INFINITY
+from stratpol.features.table import FeatureTable
+from stratpol.planning import Domain
+from stratpol.policy import Change, Feature, Policy, Rule
+from stratpol.policy.dlplan_format import write_policy_files
+from stratpol.policy.renaming import rename_predicates
+
+DOMAIN = """(define (domain agents) (:requirements :strips :typing)
+ (:types agent place)
+ (:predicates (at ?a - agent ?p - place) (road ?a - agent ?from - place ?to - place)
+              (target ?p - place) (open ?a - agent ?from - place ?to - place))
+ (:action move :parameters (?a - agent ?from - place ?to - place)
+  :precondition (and (at ?a ?from) (road ?a ?from ?to))
+  :effect (and (not (at ?a ?from)) (at ?a ?to)))
+ (:action close :parameters (?a - agent ?from - place ?to - place)
+  :precondition (open ?a ?from ?to) :effect (not (open ?a ?from ?to))))"""
+# a's roads lead from p1 to the target p3 through p2; b's roads go p4-p1-p3: along both agents'
+# roads together a is one step from p3, along its own two
+PROBLEM = """(define (problem two) (:domain agents)
+ (:objects a b - agent p1 p2 p3 p4 - place)
+ (:init (at a p1) (at b p4) (target p3)
+        (road a p1 p2) (road a p2 p1) (road a p2 p3) (road a p3 p2)
+        (road b p4 p1) (road b p1 p4) (road b p1 p3) (road b p3 p1)
+        (open a p1 p2) (open a p2 p3) (open b p4 p1) (open b p1 p3))
+ (:goal (at a p3)))"""
+TARGET = "r_restrict(r_top,c_primitive(target,0))"
+OWN = f"n_indexed_role_distance(r_primitive(at,0,1),road,{TARGET})"
+SHARED = f"n_role_distance(r_primitive(at,0,1),r_primitive(road_1_2,0,1),{TARGET})"
+
+
+@pytest.fixture(scope="module")
+def agents(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("agents")
+    (folder / "domain.pddl").write_text(DOMAIN)
+    (folder / "p.pddl").write_text(PROBLEM)
+    domain = Domain(folder / "domain.pddl")
+    return domain, domain.load_instance(folder / "p.pddl"), Vocabulary(domain)
+
+
+def _first_states(instance, count: int) -> list:
+    """The first `count` states of a breadth-first walk from the initial state."""
+    states, index = [instance.initial_state], 0
+    seen = set(states)
+    while index < len(states) and len(states) < count:
+        for successor in instance.successors(states[index]):
+            if successor.state not in seen:
+                seen.add(successor.state)
+                states.append(successor.state)
+        index += 1
+    return states[:count]
+
+
+def _step(instance, state, action: str):
+    return next(s.state for s in instance.successors(state) if str(s.action) == action)
+
+
+def test_each_agent_walks_its_own_roads(agents):
+    domain, instance, vocabulary = agents
+    own, shared = (parse_feature(vocabulary, Kind.NUMERICAL, d) for d in (OWN, SHARED))
+    bridge = vocabulary.bridge(instance)
+    start = instance.initial_state
+    middle = _step(instance, start, "(move a p1 p2)")
+    values = FeatureTable.evaluate([own, shared], [(bridge, start), (bridge, middle)]).values
+    # a's first step home brings it closer along its own roads; along all roads it was one away
+    assert values.tolist() == [[2, 1], [1, 1]]
+    assert own.complexity == shared.complexity
+    assert own.description == OWN
+    assert fluent_predicates_read(OWN, domain) == {"at"}
+
+
+def test_dlplan_and_pymimir_agree_on_every_reachable_state(agents):
+    domain, instance, vocabulary = agents
+    open_roads = f"n_indexed_role_distance(r_primitive(at,0,1),open,{TARGET})"
+    features = [parse_feature(vocabulary, Kind.NUMERICAL, d) for d in (OWN, open_roads)]
+    fast = [MimirFeatures(domain).feature(Kind.NUMERICAL, f.description) for f in features]
+    states = _first_states(instance, 400)
+    bridge = vocabulary.bridge(instance)
+    table = FeatureTable.evaluate(features, [(bridge, s) for s in states]).values
+    by_pymimir = [[f(StateEvaluation(s)) for f in fast] for s in states]
+    assert table.tolist() == by_pymimir
+    # a fluent predicate's roads are read from each state: closing roads lengthens distances
+    assert {row[1] for row in by_pymimir} == {0, 1, 2, DLPLAN_INFINITY}
+    assert fluent_predicates_read(open_roads, domain) == {"at", "open"}
+
+
+def test_a_policy_on_own_roads_moves_each_agent_home_where_the_shared_roads_stop_it(agents, tmp_path):
+    _, instance, vocabulary = agents
+    policy = Policy.of([Feature("n0", Kind.NUMERICAL, OWN)], [Rule.of({"n0": True}, {"n0": Change.DOWN})], "agents")
+    evaluator = PolicyEvaluator(policy, vocabulary)
+    assert evaluator.dlplan_features == []  # pymimir evaluates it
+    on = evaluator.on(instance)
+    first = on.compatible_successors(instance.initial_state)
+    assert sorted(str(s.action) for s in first) == ["(move a p1 p2)", "(move b p4 p1)"]
+    (second,) = on.compatible_successors(_step(instance, instance.initial_state, "(move a p1 p2)"))
+    assert instance.is_goal(second.state)
+    # along the shared roads no agent's first step home shortens the distance: no rule applies
+    shared = Policy.of([Feature("n0", Kind.NUMERICAL, SHARED)], policy.rules, "agents")
+    assert PolicyEvaluator(shared, vocabulary).on(instance).compatible_successors(instance.initial_state) == []
+    (tmp_path / "p.policy.dlplan").write_text("stale")
+    reason = write_policy_files(tmp_path / "p.policy", policy, vocabulary.factory)
+    assert "dlplan has no constructor for feature(s) n0" in reason
+    assert (tmp_path / "p.policy").is_file() and not (tmp_path / "p.policy.dlplan").exists()
+
+
+def test_the_roads_must_be_a_ternary_predicate(agents):
+    _, _, vocabulary = agents
+    with pytest.raises(ValueError, match="not a predicate of arity 3 of agents"):
+        parse_feature(vocabulary, Kind.NUMERICAL, f"n_indexed_role_distance(r_primitive(at,0,1),at,{TARGET})")
+
+
+def test_renaming_renames_the_roads():
+    policy = Policy.of([Feature("n0", Kind.NUMERICAL, OWN)], [])
+    renamed = rename_predicates(policy, {"road": "can_traverse", "target": "goal"})
+    assert renamed.features[0].description == \
+        "n_indexed_role_distance(r_primitive(at,0,1),can_traverse,r_restrict(r_top,c_primitive(goal,0)))"
