@@ -71,7 +71,6 @@ class IndexedRoads:
     """The roads of each object k, p(k, x, y), as successor lists over `count` objects."""
 
     def __init__(self, triples: Iterable[tuple[int, int, int]], count: int) -> None:
-        self._count = count
         self._roads: dict[int, list[list[int]]] = {}
         for k, x, y in triples:
             self._roads.setdefault(k, [[] for _ in range(count)])[x].append(y)
