@@ -72,6 +72,19 @@ def test_fast_path_agrees_with_dlplan_on_random_states(case, seed, steps):
         assert on_instance.values(successor.state) == target, successor.action
 
 
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**16), steps=st.integers(0, 25))
+def test_the_dlplan_backend_agrees_with_dlplan_state_after_state(case, seed, steps):
+    # it evaluates a state's features on one denotation cache (shared sub-expressions computed
+    # once), a new cache for each state
+    policy, vocabulary, instance, elements = case
+    on_instance = PolicyEvaluator(policy, vocabulary, backend="dlplan").on(instance)
+    state = random_walk(instance, steps, seed)
+    for successor in [None, *instance.successors(state)]:
+        target = state if successor is None else successor.state
+        assert on_instance.values(target) == _dlplan_values(policy, elements, on_instance._bridge, target)
+
+
 def test_a_run_takes_the_first_compatible_successor_in_name_order(case):
     policy, vocabulary, instance, _ = case
     controller = RulePolicy(policy, vocabulary, tie_break="first").controller(instance)

@@ -15,6 +15,8 @@ import time
 from collections.abc import Callable, Container, Iterable, Iterator
 from dataclasses import dataclass
 
+from dlplan.core import DenotationsCaches
+
 from stratpol.features.expression import fluent_predicates_read
 from stratpol.features.mimir_evaluation import MimirFeatures, StateEvaluation, Untranslatable
 from stratpol.features.pool import parse_feature
@@ -131,7 +133,8 @@ class InstancePolicy:
         self._reads = evaluator._reads
         self._names = [f.name for f in self.policy.features]
         self._rows: dict[int, list[int | None]] = {}  # state index -> feature values known so far
-        self._converted: tuple[int, object] | None = None  # the last state given to dlplan
+        # the last state given to dlplan, and its denotations: features share sub-expressions
+        self._converted: tuple[int, object, DenotationsCaches] | None = None
         self._evaluation: StateEvaluation | None = None  # the last state given to pymimir
         # seconds and evaluations per feature, to try the cheapest first
         self._cost = [0.0] * len(self._elements)
@@ -244,9 +247,9 @@ class InstancePolicy:
                 value = row[i] = fast(self._evaluation)
             else:
                 if self._converted is None or self._converted[0] != state.index:
-                    self._converted = (state.index, self._bridge.convert(state))
+                    self._converted = (state.index, self._bridge.convert(state), DenotationsCaches())
                 converted = time.perf_counter()
-                value = row[i] = int(self._elements[i].evaluate(self._converted[1]))
+                value = row[i] = int(self._elements[i].evaluate(*self._converted[1:]))
             evaluated = time.perf_counter()
             self._cost[i] += evaluated - converted
             self._evaluations[i] += 1

@@ -129,7 +129,9 @@ class DlplanIndexedRoleDistance:
             sources = self._source.evaluate(states, caches)
             targets = self._target.evaluate(states, caches)
             return [self._value(s, a, b) for s, a, b in zip(states, sources, targets)]
-        return self._value(states, self._source.evaluate(states), self._target.evaluate(states))
+        if caches is None:
+            return self._value(states, self._source.evaluate(states), self._target.evaluate(states))
+        return self._value(states, self._source.evaluate(states, caches), self._target.evaluate(states, caches))
 
     def _value(self, state: object, source: object, target: object) -> int:
         count = source.get_num_objects()
