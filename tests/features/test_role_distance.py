@@ -115,10 +115,12 @@ def test_a_policy_on_own_roads_moves_each_agent_home_where_the_shared_roads_stop
     assert (tmp_path / "p.policy").is_file() and not (tmp_path / "p.policy.dlplan").exists()
 
 
-def test_the_roads_must_be_a_ternary_predicate(agents):
+def test_the_roads_must_be_a_ternary_predicate_and_the_feature_numerical(agents):
     _, _, vocabulary = agents
     with pytest.raises(ValueError, match="not a predicate of arity 3 of agents"):
         parse_feature(vocabulary, Kind.NUMERICAL, f"n_indexed_role_distance(r_primitive(at,0,1),at,{TARGET})")
+    with pytest.raises(ValueError, match="is a numerical feature, not a Boolean one"):
+        parse_feature(vocabulary, Kind.BOOLEAN, OWN)
 
 
 def test_renaming_renames_the_roads():

@@ -381,6 +381,8 @@ def _readable(printed: str) -> str:
 
 def _parsed(vocabulary: Vocabulary, kind: Kind, description: str) -> PoolFeature:
     if is_indexed_role_distance(description):
+        if kind is Kind.BOOLEAN:
+            raise ValueError(f"{description!r} is a numerical feature, not a Boolean one")
         element = _indexed_role_distance(vocabulary, description)
     else:
         parse = vocabulary.factory.parse_boolean if kind is Kind.BOOLEAN else vocabulary.factory.parse_numerical
@@ -395,8 +397,8 @@ def _indexed_role_distance(vocabulary: Vocabulary, description: str) -> DlplanIn
     if vocabulary.domain.predicates.get(predicate) != 3:
         raise ValueError(f"the roads of {description!r} are not a predicate of arity 3 of {vocabulary.domain.name}")
     return DlplanIndexedRoleDistance(
-        vocabulary.factory.parse_role(_readable(source)), predicate, vocabulary.factory.parse_role(_readable(target)),
-        predicates.index(predicate), predicate in vocabulary.domain.static_predicates, _readable)
+        vocabulary.factory.parse_role(source), predicate, vocabulary.factory.parse_role(target),
+        predicates.index(predicate), predicate in vocabulary.domain.static_predicates)
 
 
 def _parse_reason(report: str) -> str | None:

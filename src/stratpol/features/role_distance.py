@@ -105,13 +105,11 @@ class DlplanIndexedRoleDistance:
     a batch, complexity, its expression), on dlplan's states: `source` and `target` are dlplan
     roles; the predicate's atoms are read from each state's instance."""
 
-    def __init__(self, source: object, predicate: str, target: object, predicate_index: int, static: bool,
-                 readable: Callable[[str], str]) -> None:
+    def __init__(self, source: object, predicate: str, target: object, predicate_index: int, static: bool) -> None:
         self._source, self._target = source, target
         self.predicate = predicate
         self._predicate_index = predicate_index
         self._static = static
-        self._readable = readable
         self._static_roads: dict[int, IndexedRoads] = {}  # dlplan instance index -> roads
 
     def compute_complexity(self) -> int:
@@ -120,8 +118,7 @@ class DlplanIndexedRoleDistance:
         return 2 + self._source.compute_complexity() + self._target.compute_complexity()
 
     def __str__(self) -> str:
-        return (f"{INDEXED_ROLE_DISTANCE}({self._readable(str(self._source))},{self.predicate},"
-                f"{self._readable(str(self._target))})")
+        return f"{INDEXED_ROLE_DISTANCE}({self._source},{self.predicate},{self._target})"
 
     def evaluate(self, states, caches=None):
         """The value on a dlplan state, or the list of values on a list of states."""
