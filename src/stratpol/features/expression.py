@@ -17,8 +17,11 @@ Expression = tuple[str, tuple]  # (constructor or name, arguments)
 _TOKEN = re.compile(r"\s*([^\s(),]+|[(),])")
 # the constructors through which a predicate enters a feature, its name their first argument
 _PRIMITIVES = frozenset({"c_primitive", "r_primitive", "b_nullary"})
-# each object's distance along its own roads, a ternary predicate (features/role_distance.py)
+# the constructors of ours (features/own_constructors.py), each reading a ternary predicate as
+# one role per object, and the position of that predicate's name among their arguments
 INDEXED_ROLE_DISTANCE = "n_indexed_role_distance"
+INDEXED_MEETS = "c_indexed_meets"
+OWN_CONSTRUCTORS = {INDEXED_ROLE_DISTANCE: 1, INDEXED_MEETS: 0}
 
 
 def parse_expression(text: str) -> Expression:
@@ -65,8 +68,8 @@ def fluent_predicates_read(description: str, domain: Domain) -> frozenset[str] |
         name, arguments = node
         if name in _PRIMITIVES and arguments:
             names.add(arguments[0][0])
-        elif name == INDEXED_ROLE_DISTANCE:  # its roads: the predicate named in the middle
-            names.add(arguments[1][0])
+        elif name in OWN_CONSTRUCTORS:
+            names.add(arguments[OWN_CONSTRUCTORS[name]][0])
         for argument in arguments:
             visit(argument)
 

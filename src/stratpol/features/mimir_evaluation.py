@@ -19,7 +19,8 @@ from collections.abc import Callable, Iterable
 
 import pymimir.advanced.languages.description_logics as dl
 
-from stratpol.features.expression import INDEXED_ROLE_DISTANCE, Expression, parse_expression
+from stratpol.features.expression import Expression, parse_expression
+from stratpol.features.own_constructors import OwnFeature, StateDenotations, uses_own_constructors
 from stratpol.features.role_distance import DLPLAN_INFINITY, IndexedRoads, role_distance
 from stratpol.features.vocabulary import GOAL_SUFFIX
 from stratpol.planning import Atom, Domain, Instance, State
@@ -88,6 +89,8 @@ class MimirFeatures:
     def feature(self, kind: Kind, description: str) -> Callable[[StateEvaluation], int]:
         """The feature as a function of a state's evaluation, with dlplan's values (Untranslatable
         if pymimir lacks one of its constructors)."""
+        if uses_own_constructors(description):
+            return self._own_feature(description)
         name, arguments = parse_expression(description)
         r = self._repositories
         if kind is Kind.BOOLEAN:
@@ -122,33 +125,39 @@ class MimirFeatures:
                 return role_distance(source.evaluate(evaluation.context).get_data(), lambda k: edges,
                                      target.evaluate(evaluation.context).get_data(), total)
             return distance_along
-        if name == INDEXED_ROLE_DISTANCE:
-            return self._indexed_role_distance(*arguments)
         raise Untranslatable(f"numerical constructor {name}")
 
-    def _indexed_role_distance(self, source: Expression, predicate: Expression, target: Expression
-                               ) -> Callable[[StateEvaluation], int]:
-        """features/role_distance.py's indexed role distance; the roads of a static predicate are
-        read once per instance."""
-        (name, _), (sources, targets) = predicate, map(self._element, (source, target))
-        kind, _, goal = self._predicate(name)
-        if goal or self._arity(name) != 3:
-            raise Untranslatable(f"{INDEXED_ROLE_DISTANCE} along {name}: not a predicate of arity 3")
-        static_roads: weakref.WeakKeyDictionary[Instance, IndexedRoads] = weakref.WeakKeyDictionary()
+    def _own_feature(self, description: str) -> Callable[[StateEvaluation], int]:
+        """A feature with constructors of ours (features/own_constructors.py) on the denotations
+        pymimir computes for its leaves; the own roles of a static predicate are read once per
+        instance."""
+        feature = OwnFeature(description)
+        leaves = [self._element(leaf) for leaf in feature.leaves]
+        kinds = {}
+        for name in feature.predicates:
+            kinds[name], _, goal = self._predicate(name)
+            if goal or self._arity(name) != 3:
+                raise Untranslatable(f"{name} in {description}: not a predicate of arity 3")
+        counts: weakref.WeakKeyDictionary[Instance, int] = weakref.WeakKeyDictionary()
+        static_roles: weakref.WeakKeyDictionary[Instance, dict[str, IndexedRoads]] = weakref.WeakKeyDictionary()
 
-        def roads(state: State, count: int) -> IndexedRoads:
+        def value(evaluation: StateEvaluation) -> int:
+            state = evaluation.state
             instance = state.instance
-            if kind == "static":
-                if instance not in static_roads:
-                    static_roads[instance] = _indexed_roads(instance, instance.static_atoms, name, count)
-                return static_roads[instance]
-            return _indexed_roads(instance, state.atoms, name, count)
+            if instance not in counts:
+                counts[instance] = 1 + max(map(instance.object_index, (*instance.domain.constants, *instance.objects)))
+                static_roles[instance] = {}
+            count, static = counts[instance], static_roles[instance]
 
-        def distance(evaluation: StateEvaluation) -> int:
-            starts = sources.evaluate(evaluation.context).get_data()
-            return role_distance(starts, roads(evaluation.state, len(starts)),
-                                 targets.evaluate(evaluation.context).get_data())
-        return distance
+            def own_roles(name: str) -> IndexedRoads:
+                if kinds[name] != "static":
+                    return _indexed_roads(instance, state.atoms, name, count)
+                if name not in static:
+                    static[name] = _indexed_roads(instance, instance.static_atoms, name, count)
+                return static[name]
+            denotations = [leaf.evaluate(evaluation.context).get_data() for leaf in leaves]
+            return feature.value(StateDenotations(denotations, own_roles, count))
+        return value
 
     def _predicate(self, name: str) -> tuple[str, object, bool]:
         """(static/fluent/derived, pymimir predicate, whether it is the goal copy p_g of p)."""

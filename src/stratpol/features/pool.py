@@ -23,8 +23,9 @@ from dlplan.generator import generate_features
 from stratpol.atomic import write_text_atomically
 from stratpol.child_process import ChildDied, call_in_child, can_fork_here
 from stratpol.errors import InputError
+from stratpol.features.expression import unparse_expression
 from stratpol.features.grammar import Grammar
-from stratpol.features.role_distance import DlplanIndexedRoleDistance, indexed_parts, is_indexed_role_distance
+from stratpol.features.own_constructors import DlplanOwnFeature, OwnFeature, uses_own_constructors
 from stratpol.features.vocabulary import InstanceBridge, Vocabulary
 from stratpol.planning import State
 from stratpol.planning.quiet import captured_stderr, captured_stdout
@@ -380,25 +381,30 @@ def _readable(printed: str) -> str:
 
 
 def _parsed(vocabulary: Vocabulary, kind: Kind, description: str) -> PoolFeature:
-    if is_indexed_role_distance(description):
-        if kind is Kind.BOOLEAN:
-            raise ValueError(f"{description!r} is a numerical feature, not a Boolean one")
-        element = _indexed_role_distance(vocabulary, description)
+    if uses_own_constructors(description):
+        element = _own_feature(vocabulary, kind, description)
     else:
         parse = vocabulary.factory.parse_boolean if kind is Kind.BOOLEAN else vocabulary.factory.parse_numerical
         element = parse(_readable(description))
     return PoolFeature(kind, _readable(str(element)), element.compute_complexity(), element)
 
 
-def _indexed_role_distance(vocabulary: Vocabulary, description: str) -> DlplanIndexedRoleDistance:
-    """Our indexed role distance (features/role_distance.py) around two roles dlplan parses."""
-    source, predicate, target = indexed_parts(description)
-    predicates = [p.get_name() for p in vocabulary.info.get_predicates()]
-    if vocabulary.domain.predicates.get(predicate) != 3:
-        raise ValueError(f"the roads of {description!r} are not a predicate of arity 3 of {vocabulary.domain.name}")
-    return DlplanIndexedRoleDistance(
-        vocabulary.factory.parse_role(source), predicate, vocabulary.factory.parse_role(target),
-        predicates.index(predicate), predicate in vocabulary.domain.static_predicates)
+def _own_feature(vocabulary: Vocabulary, kind: Kind, description: str) -> DlplanOwnFeature:
+    """A feature with constructors of ours (features/own_constructors.py) around parts dlplan parses."""
+    feature = OwnFeature(description)
+    if feature.boolean != (kind is Kind.BOOLEAN):
+        kinds = ("numerical", "Boolean") if kind is Kind.BOOLEAN else ("Boolean", "numerical")
+        raise ValueError(f"{description!r} is a {kinds[0]} feature, not a {kinds[1]} one")
+    names = [p.get_name() for p in vocabulary.info.get_predicates()]
+    predicates = {}
+    for predicate in feature.predicates:
+        if vocabulary.domain.predicates.get(predicate) != 3:
+            raise ValueError(f"{predicate} in {description!r} is not a predicate of arity 3 of {vocabulary.domain.name}")
+        predicates[predicate] = (names.index(predicate), predicate in vocabulary.domain.static_predicates)
+    factory = vocabulary.factory
+    leaves = [(factory.parse_concept if leaf[0].startswith("c_") else factory.parse_role)(unparse_expression(leaf))
+              for leaf in feature.leaves]
+    return DlplanOwnFeature(feature, leaves, predicates)
 
 
 def _parse_reason(report: str) -> str | None:

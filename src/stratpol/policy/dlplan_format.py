@@ -14,7 +14,7 @@ from pathlib import Path
 from dlplan.policy import PolicyFactory
 
 from stratpol.atomic import write_text_atomically
-from stratpol.features.role_distance import is_indexed_role_distance
+from stratpol.features.own_constructors import uses_own_constructors
 from stratpol.planning.quiet import captured_stderr, captured_stdout
 from stratpol.policy.rules import Change, Feature, Kind, Policy, Rule
 from stratpol.policy.text import write_policy
@@ -95,12 +95,12 @@ def format_dlplan(policy: Policy, factory: object) -> str:
 
 def write_policy_files(path: str | Path, policy: Policy, factory: object) -> str | None:
     """The policy in stratpol's readable format at `path` and in dlplan's at `path`.dlplan; where
-    a feature is not dlplan's (an indexed role distance), no .dlplan file (a stale one is removed)
+    a feature uses a constructor of ours (features/own_constructors.py), no .dlplan file (a stale one is removed)
     and the reason is returned."""
     path = Path(path)
     write_policy(path, policy)
     dlplan_path = path.with_suffix(path.suffix + ".dlplan")
-    foreign = [f.name for f in policy.features if is_indexed_role_distance(f.description or "")]
+    foreign = [f.name for f in policy.features if uses_own_constructors(f.description or "")]
     if foreign:
         dlplan_path.unlink(missing_ok=True)
         return f"{dlplan_path} not written: dlplan has no constructor for feature(s) {', '.join(foreign)}"

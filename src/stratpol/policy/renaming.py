@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
-from stratpol.features.expression import INDEXED_ROLE_DISTANCE, Expression, parse_expression, unparse_expression
+from stratpol.features.expression import OWN_CONSTRUCTORS, Expression, parse_expression, unparse_expression
 from stratpol.features.vocabulary import GOAL_SUFFIX
 from stratpol.policy.rules import Policy
 
 # the constructors of a feature that name a predicate, and the position of that name
-_PREDICATE_POSITION = {"c_primitive": 0, "r_primitive": 0, "b_nullary": 0, INDEXED_ROLE_DISTANCE: 1}
+_PREDICATE_POSITION = {"c_primitive": 0, "r_primitive": 0, "b_nullary": 0, **OWN_CONSTRUCTORS}
 
 
 def rename_predicates(policy: Policy, renaming: Mapping[str, str], domain: str | None = None) -> Policy:

@@ -1,5 +1,6 @@
-"""The indexed role distance: each agent's distance along its own roads, a ternary predicate, where
-dlplan's role distance can only walk every agent's roads together."""
+"""The constructors of ours beyond dlplan's, which read a ternary predicate as one role per object:
+the indexed role distance (each agent walks its own roads, where dlplan's role distance can only walk
+every agent's roads together) and the indexed meets (the holders of a pending pair)."""
 
 from __future__ import annotations
 
@@ -128,3 +129,78 @@ def test_renaming_renames_the_roads():
     renamed = rename_predicates(policy, {"road": "can_traverse", "target": "goal"})
     assert renamed.features[0].description == \
         "n_indexed_role_distance(r_primitive(at,0,1),can_traverse,r_restrict(r_top,c_primitive(goal,0)))"
+
+
+IMAGES = """(define (domain images) (:requirements :strips :typing)
+ (:types agent objective mode)
+ (:predicates (have ?a - agent ?o - objective ?m - mode) (sent ?o - objective ?m - mode))
+ (:action take :parameters (?a - agent ?o - objective ?m - mode)
+  :precondition (and) :effect (have ?a ?o ?m))
+ (:action send :parameters (?a - agent ?o - objective ?m - mode)
+  :precondition (have ?a ?o ?m) :effect (and (sent ?o ?m) (not (have ?a ?o ?m)))))"""
+# a holds o1 in m1 and o2 in m2; the goal asks for o1 in m2, which nobody holds
+IMAGES_PROBLEM = """(define (problem one) (:domain images)
+ (:objects a b - agent o1 o2 - objective m1 m2 - mode)
+ (:init (have a o1 m1) (have a o2 m2))
+ (:goal (sent o1 m2)))"""
+PENDING = "r_diff(r_primitive(sent_g,0,1),r_primitive(sent,0,1))"
+HOLDERS = f"c_indexed_meets(have,{PENDING})"
+# the holders as the binary projections of have see them: an objective of a pending pair, and a mode
+PROJECTED = (f"c_and(c_some(r_primitive(have_0_1,0,1),c_some({PENDING},c_top)),"
+             f"c_some(r_primitive(have_0_2,0,1),c_some(r_inverse({PENDING}),c_top)))")
+
+
+@pytest.fixture(scope="module")
+def images(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("images")
+    (folder / "domain.pddl").write_text(IMAGES)
+    (folder / "p.pddl").write_text(IMAGES_PROBLEM)
+    domain = Domain(folder / "domain.pddl")
+    return domain, domain.load_instance(folder / "p.pddl"), Vocabulary(domain)
+
+
+def test_indexed_meets_pairs_each_holder_with_its_own_images(images):
+    domain, instance, vocabulary = images
+    exact, projected = (parse_feature(vocabulary, Kind.NUMERICAL, f"n_count({c})") for c in (HOLDERS, PROJECTED))
+    bridge = vocabulary.bridge(instance)
+    start = instance.initial_state
+    taken = _step(instance, start, "(take b o1 m2)")
+    sent = _step(instance, taken, "(send b o1 m2)")
+    values = FeatureTable.evaluate([exact, projected], [(bridge, s) for s in (start, taken, sent)]).values
+    # a holds o1 and m2, in two images: the projections count it as a holder of (o1, m2)
+    assert values.tolist() == [[0, 1], [1, 2], [0, 0]]
+    assert exact.description == f"n_count({HOLDERS})"
+    assert exact.complexity == 2 + parse_feature(vocabulary, Kind.NUMERICAL, f"n_count({PENDING})").complexity
+    assert fluent_predicates_read(exact.description, domain) == {"have", "sent"}
+
+
+def test_features_around_own_constructors_agree_with_pymimir(images):
+    # pymimir evaluates their leaves here (it has no projections of a ternary predicate, for
+    # which policy runs fall back to dlplan)
+    domain, instance, vocabulary = images
+    descriptions = [
+        (Kind.NUMERICAL, f"n_count({HOLDERS})"),
+        (Kind.NUMERICAL, f"n_count(r_inverse(r_restrict(r_top,c_not({HOLDERS}))))"),
+        (Kind.NUMERICAL, f"n_count(r_restrict(r_inverse(r_restrict(r_top,{HOLDERS})),c_primitive(objective,0)))"),
+        (Kind.NUMERICAL, f"n_count(r_or(r_and(r_top,r_restrict(r_top,{HOLDERS})),r_diff({PENDING},r_top)))"),
+        (Kind.NUMERICAL, f"n_count(c_all(r_restrict(r_top,c_primitive(agent,0)),c_or({HOLDERS},c_some(r_top,{HOLDERS}))))"),
+        (Kind.BOOLEAN, f"b_empty(c_diff(c_primitive(agent,0),{HOLDERS}))"),
+    ]
+    features = [parse_feature(vocabulary, kind, d) for kind, d in descriptions]
+    fast = [MimirFeatures(domain).feature(kind, d) for kind, d in descriptions]
+    states = _first_states(instance, 300)
+    bridge = vocabulary.bridge(instance)
+    table = FeatureTable.evaluate(features, [(bridge, s) for s in states]).values
+    by_pymimir = [[f(StateEvaluation(s)) for f in fast] for s in states]
+    assert table.tolist() == by_pymimir
+    assert all(len({row[i] for row in by_pymimir}) > 1 for i in range(len(descriptions)))  # none is constant
+
+
+def test_a_constructor_of_dlplan_that_cannot_take_ours_is_an_error(images):
+    _, _, vocabulary = images
+    with pytest.raises(ValueError, match="n_concept_distance cannot take an argument built with"):
+        parse_feature(vocabulary, Kind.NUMERICAL, f"n_concept_distance({HOLDERS},r_top,c_top)")
+    with pytest.raises(ValueError, match="sent in .* is not a predicate of arity 3 of images"):
+        parse_feature(vocabulary, Kind.NUMERICAL, "n_count(c_indexed_meets(sent,r_top))")
+    with pytest.raises(ValueError, match="is a Boolean feature, not a numerical one"):
+        parse_feature(vocabulary, Kind.NUMERICAL, f"b_empty({HOLDERS})")
