@@ -182,6 +182,7 @@ def test_features_around_own_constructors_agree_with_pymimir(images):
         (Kind.NUMERICAL, f"n_count({HOLDERS})"),
         (Kind.NUMERICAL, f"n_count(r_inverse(r_restrict(r_top,c_not({HOLDERS}))))"),
         (Kind.NUMERICAL, f"n_count(r_restrict(r_inverse(r_restrict(r_top,{HOLDERS})),c_primitive(objective,0)))"),
+        (Kind.NUMERICAL, f"n_count(r_compose(r_inverse(r_restrict(r_top,{HOLDERS})),r_primitive(sent,0,1)))"),
         (Kind.NUMERICAL, f"n_count(r_or(r_and(r_top,r_restrict(r_top,{HOLDERS})),r_diff({PENDING},r_top)))"),
         (Kind.NUMERICAL, f"n_count(c_all(r_restrict(r_top,c_primitive(agent,0)),c_or({HOLDERS},c_some(r_top,{HOLDERS}))))"),
         (Kind.BOOLEAN, f"b_empty(c_diff(c_primitive(agent,0),{HOLDERS}))"),

@@ -55,10 +55,10 @@ class Untranslatable(ValueError):
     """A dlplan constructor pymimir has no counterpart for (e.g. b_inclusion, atoms of arity 3)."""
 
 
-def _indexed_roads(instance: Instance, atoms: Iterable[Atom], predicate: str, count: int) -> IndexedRoads:
-    """The roads predicate(k, x, y) among `atoms`, in pymimir's object indices."""
-    index = instance.object_index
-    return IndexedRoads((tuple(map(index, arguments)) for p, arguments in atoms if p == predicate), count)
+def _indexed_roads(atoms: Iterable[Atom], predicate: str, index: dict[str, int]) -> IndexedRoads:
+    """The roads predicate(k, x, y) among `atoms`, in pymimir's object indices (`index`: name ->
+    index)."""
+    return IndexedRoads(tuple(index[name] for name in arguments) for p, arguments in atoms if p == predicate)
 
 
 class StateEvaluation:
@@ -138,22 +138,24 @@ class MimirFeatures:
             kinds[name], _, goal = self._predicate(name)
             if goal or self._arity(name) != 3:
                 raise Untranslatable(f"{name} in {description}: not a predicate of arity 3")
-        counts: weakref.WeakKeyDictionary[Instance, int] = weakref.WeakKeyDictionary()
-        static_roles: weakref.WeakKeyDictionary[Instance, dict[str, IndexedRoads]] = weakref.WeakKeyDictionary()
+        # per instance: pymimir's object indices by name, their count, the own roles of static predicates
+        known: weakref.WeakKeyDictionary[Instance, tuple[dict[str, int], int, dict[str, IndexedRoads]]] = \
+            weakref.WeakKeyDictionary()
 
         def value(evaluation: StateEvaluation) -> int:
             state = evaluation.state
             instance = state.instance
-            if instance not in counts:
-                counts[instance] = 1 + max(map(instance.object_index, (*instance.domain.constants, *instance.objects)))
-                static_roles[instance] = {}
-            count, static = counts[instance], static_roles[instance]
+            if instance not in known:
+                names = (*instance.domain.constants, *instance.objects)
+                index = {name: instance.object_index(name) for name in names}
+                known[instance] = (index, 1 + max(index.values(), default=-1), {})
+            index, count, static = known[instance]
 
             def own_roles(name: str) -> IndexedRoads:
                 if kinds[name] != "static":
-                    return _indexed_roads(instance, state.atoms, name, count)
+                    return _indexed_roads(state.atoms, name, index)
                 if name not in static:
-                    static[name] = _indexed_roads(instance, instance.static_atoms, name, count)
+                    static[name] = _indexed_roads(instance.static_atoms, name, index)
                 return static[name]
             denotations = [leaf.evaluate(evaluation.context).get_data() for leaf in leaves]
             return feature.value(StateDenotations(denotations, own_roles, count))

@@ -130,8 +130,7 @@ def _has_own(node: Expression) -> bool:
 
 def _meets(own: IndexedRoads, role: Role) -> Concept:
     """The objects k with a pair (x, y) both in k's own role and in `role`."""
-    return frozenset(k for k in own.objects()
-                     if any(not set(role[x]).isdisjoint(ys) for x, ys in enumerate(own(k)) if ys))
+    return frozenset(k for k in own.objects() if any(not set(role[x]).isdisjoint(ys) for x, ys in own(k).items()))
 
 
 def _inverse(count: int, role: Role) -> Role:
@@ -169,6 +168,7 @@ _GLUE: dict[str, tuple[int, Callable[..., object]]] = {
     "r_or": (2, _pairwise(set.__or__)),
     "r_diff": (2, _pairwise(set.__sub__)),
     "r_inverse": (1, _inverse),
+    "r_compose": (2, lambda count, a, b: [sorted({c for y in ys for c in b[y]}) for ys in a]),
     "r_restrict": (2, lambda count, r, c: [[b for b in bs if b in c] for bs in r]),  # (a, b) with b in c
 }
 
@@ -204,17 +204,17 @@ class DlplanOwnFeature:
     def _value(self, state: object, denotations: list[object]) -> int:
         count = len(state.get_instance_info().get_objects())
         leaves = [_python_denotation(d, count) for d in denotations]
-        return self._feature.value(StateDenotations(leaves, lambda p: self._own_roles(state, p, count), count))
+        return self._feature.value(StateDenotations(leaves, lambda p: self._own_roles(state, p), count))
 
-    def _own_roles(self, state: object, predicate: str, count: int) -> IndexedRoads:
+    def _own_roles(self, state: object, predicate: str) -> IndexedRoads:
         info = state.get_instance_info()
         index, static = self._predicates[predicate]
         if not static:
             atoms = info.get_atoms()
-            return IndexedRoads(_triples((atoms[i] for i in state.get_atom_indices()), index), count)
+            return IndexedRoads(_triples((atoms[i] for i in state.get_atom_indices()), index))
         key = (info.get_index(), predicate)
         if key not in self._static_roles:
-            self._static_roles[key] = IndexedRoads(_triples(info.get_static_atoms(), index), count)
+            self._static_roles[key] = IndexedRoads(_triples(info.get_static_atoms(), index))
         return self._static_roles[key]
 
 

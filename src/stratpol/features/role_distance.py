@@ -13,11 +13,11 @@ dlplan's syntax around a predicate name.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 DLPLAN_INFINITY = 2**31 - 1  # dlplan's infinite distance (INT32_MAX)
 
-Roads = Callable[[int], Sequence[Sequence[int]]]  # object k -> the successors of each object along k's roads
+Roads = Callable[[int], Sequence[Sequence[int]] | Mapping[int, Sequence[int]]]  # object k -> successors along k's roads
 
 
 def role_distance(sources: Sequence[Sequence[int]], roads: Roads, targets: Sequence[Sequence[int]],
@@ -65,18 +65,31 @@ def nearest(starts: Iterable[int], edges: Sequence[Sequence[int]], goals: set[in
     return DLPLAN_INFINITY
 
 
+class _Successors(dict):
+    """Successor lists by object, the objects without successors left out (an own role is sparse:
+    a rover's images, a few of the objects)."""
+
+    def __missing__(self, key: int) -> Sequence[int]:
+        return ()
+
+
 class IndexedRoads:
-    """The roads of each object k, p(k, x, y), as successor lists over `count` objects."""
+    """The roads of each object k, p(k, x, y): `roads(k)[x]` are the y of k's pairs (x, y)."""
 
-    def __init__(self, triples: Iterable[tuple[int, int, int]], count: int) -> None:
-        self._roads: dict[int, list[list[int]]] = {}
+    def __init__(self, triples: Iterable[tuple[int, int, int]]) -> None:
+        self._roads: dict[int, _Successors] = {}
         for k, x, y in triples:
-            self._roads.setdefault(k, [[] for _ in range(count)])[x].append(y)
-        self._none = [()] * count
+            own = self._roads.get(k)
+            if own is None:
+                own = self._roads[k] = _Successors()
+            own.setdefault(x, []).append(y)
 
-    def __call__(self, k: int) -> Sequence[Sequence[int]]:
-        return self._roads.get(k, self._none)
+    def __call__(self, k: int) -> Mapping[int, Sequence[int]]:
+        return self._roads.get(k, _NONE)
 
     def objects(self) -> Iterable[int]:
         """The objects k with roads."""
         return self._roads.keys()
+
+
+_NONE = _Successors()
