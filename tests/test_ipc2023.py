@@ -61,6 +61,12 @@ def test_a_rule_policy_solves_the_test_problems_and_its_plans_validate(benchmark
     assert {r.max_width for r in records if r.method == "sketch"} == {0}
     lengths = {(r.method, r.problem): r.plan_length for r in records}
     assert all(lengths["rules", problem] == lengths["sketch", problem] for _, problem in lengths)
+    # the sketch run is the policy's run, recorded again and not repeated, also where the policy
+    # ran alone in an earlier bench
+    later = tmp_path / "later"
+    alone = ipc2023_benchmark(benchmarks, later, ["gripper"], methods=["rules"], policies=policies)
+    sketches = ipc2023_benchmark(benchmarks, later, ["gripper"], methods=["sketch"], policies=policies)
+    assert [(r.problem, r.seconds, r.peak_mb) for r in sketches] == [(r.problem, r.seconds, r.peak_mb) for r in alone]
 
 
 def test_a_sketch_searches_where_the_policy_alone_has_no_successor(benchmarks, tmp_path):

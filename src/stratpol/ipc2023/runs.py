@@ -163,12 +163,14 @@ def ipc2023_benchmark(benchmarks: Path, out: Path, domains: Sequence[str], level
 
     # Sketch runs come last. A sketch follows the policy's own choices (the same seeded tie-breaks)
     # up to the first state without a compatible successor, so where the policy alone solved a
-    # problem the sketch run is that run, width 0 at every decision: it is recorded, not repeated.
+    # problem (in this run or an earlier one, with the same policy and limits) the sketch run is
+    # that run, width 0 at every decision: it is recorded, not repeated.
     for sketch, seconds in sorted({(method == "sketch", limits.seconds_for(method)) for method, _ in to_run}):
         group = [(m, p) for m, p in to_run if (m == "sketch") == sketch and limits.seconds_for(m) == seconds]
         if sketch:
-            alone = {(r.domain, r.level, r.problem): r for r in records
-                     if r.method == "rules" and r.solved and r.setting == settings.get(("rules", r.domain))}
+            alone_setting = {name: _setting("rules", limits, rule_policies.get(name)) for name in domains}
+            alone = {(r.domain, r.level, r.problem): r for r in (*done.values(), *records)
+                     if r.method == "rules" and r.solved and r.setting == alone_setting.get(r.domain)}
             for method, problem in group:
                 ran = alone.get((problem.domain, problem.level, problem.path.name))
                 if ran is not None:
