@@ -136,8 +136,8 @@ class MimirFeatures:
         kinds = {}
         for name in feature.predicates:
             kinds[name], _, goal = self._predicate(name)
-            if goal or self._arity(name) != 3:
-                raise Untranslatable(f"{name} in {description}: not a predicate of arity 3")
+            if goal or self._arity(name) != 3 or kinds[name] == "derived":  # a state's atoms hold no derived one
+                raise Untranslatable(f"{name} in {description}: not a static or fluent predicate of arity 3")
         # per instance: pymimir's object indices by name, their count, the own roles of static predicates
         known: weakref.WeakKeyDictionary[Instance, tuple[dict[str, int], int, dict[str, IndexedRoads]]] = \
             weakref.WeakKeyDictionary()
