@@ -42,13 +42,17 @@ OWN = f"n_indexed_role_distance(r_primitive(at,0,1),road,{TARGET})"
 SHARED = f"n_role_distance(r_primitive(at,0,1),r_primitive(road_1_2,0,1),{TARGET})"
 
 
-@pytest.fixture(scope="module")
-def agents(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("agents")
-    (folder / "domain.pddl").write_text(DOMAIN)
-    (folder / "p.pddl").write_text(PROBLEM)
+def _domain_and_problem(folder, domain_text: str, problem_text: str) -> tuple:
+    """(domain, instance, vocabulary) of the two texts, written to `folder`."""
+    (folder / "domain.pddl").write_text(domain_text)
+    (folder / "p.pddl").write_text(problem_text)
     domain = Domain(folder / "domain.pddl")
     return domain, domain.load_instance(folder / "p.pddl"), Vocabulary(domain)
+
+
+@pytest.fixture(scope="module")
+def agents(tmp_path_factory):
+    return _domain_and_problem(tmp_path_factory.mktemp("agents"), DOMAIN, PROBLEM)
 
 
 def _first_states(instance, count: int) -> list:
@@ -152,11 +156,7 @@ PROJECTED = (f"c_and(c_some(r_primitive(have_0_1,0,1),c_some({PENDING},c_top)),"
 
 @pytest.fixture(scope="module")
 def images(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("images")
-    (folder / "domain.pddl").write_text(IMAGES)
-    (folder / "p.pddl").write_text(IMAGES_PROBLEM)
-    domain = Domain(folder / "domain.pddl")
-    return domain, domain.load_instance(folder / "p.pddl"), Vocabulary(domain)
+    return _domain_and_problem(tmp_path_factory.mktemp("images"), IMAGES, IMAGES_PROBLEM)
 
 
 def test_indexed_meets_pairs_each_holder_with_its_own_images(images):
