@@ -114,9 +114,21 @@ def test_a_run_past_the_time_limit_is_stopped_and_counts_as_unsolved(benchmarks,
     big = benchmarks / "gripper" / "testing" / "hard"
     big.mkdir()
     (big / "p400.pddl").write_text(domain_folder("gripper").generator(balls=400))
-    records = ipc2023_benchmark(benchmarks, tmp_path / "out", ["gripper"], levels=["hard"], methods=["sketch"],
+    out = tmp_path / "out"
+    records = ipc2023_benchmark(benchmarks, out, ["gripper"], levels=["hard"], methods=["sketch"],
                                 policies=policies, limits=Limits(0.5, 4096))
     assert [r.outcome for r in records] == ["time limit"] and records[0].plan_length is None
+    # an unsolved problem is not run again, unless asked for; then its new record replaces the old
+    log = out / "records.jsonl"
+    again = ipc2023_benchmark(benchmarks, out, ["gripper"], levels=["hard"], methods=["sketch"],
+                              policies=policies, limits=Limits(0.5, 4096))
+    assert again == records and len(read_records(log, ProblemRecord)) == 1
+    retried = ipc2023_benchmark(benchmarks, out, ["gripper"], levels=["hard"], methods=["sketch"],
+                                policies=policies, limits=Limits(0.5, 4096), retry_unsolved=True)
+    assert [r.outcome for r in retried] == ["time limit"] and len(read_records(log, ProblemRecord)) == 2
+    reported = ipc2023_benchmark(benchmarks, out, ["gripper"], levels=["hard"], methods=["sketch"],
+                                 policies=policies, limits=Limits(0.5, 4096), run=False)
+    assert reported == retried == read_records(log, ProblemRecord)[-1:]
 
 
 def test_a_domain_without_a_policy_runs_only_the_planner(benchmarks, tmp_path):

@@ -681,7 +681,8 @@ def _bench_ipc2023(args: argparse.Namespace, progress: Progress) -> int:
     policies = Path(args.policies or "experiments/results/policies/ipc2023")
     if not args.report:
         ipc2023_benchmark(root, out, domains, args.levels, args.methods, policies, limits, args.jobs, progress,
-                          models=_grid_models(args, domains, args.methods, restore=progress))
+                          models=_grid_models(args, domains, args.methods, restore=progress),
+                          retry_unsolved=args.retry_unsolved)
     domains, levels, methods = table_scope(root, out, domains, args.levels, args.methods, args.grid is not None,
                                            limits)
     records = ipc2023_benchmark(root, out, domains, levels, methods, policies, limits, run=False,
@@ -994,6 +995,9 @@ def build_parser() -> argparse.ArgumentParser:
                             "testing and execution: the policies to run (default: "
                             "experiments/results/policies/gp2024); ipc2023: DIR/<domain>.policy (default: "
                             "experiments/results/policies/ipc2023)")
+    bench.add_argument("--retry-unsolved", action="store_true",
+                       help="ipc2023: run again the problems recorded unsolved under the same setting (after a "
+                            "faster release, or on a less loaded machine); the new record replaces the old")
     bench.set_defaults(run=_bench)
     return parser
 

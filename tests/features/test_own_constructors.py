@@ -175,8 +175,7 @@ def test_indexed_meets_pairs_each_holder_with_its_own_images(images):
 
 
 def test_features_around_own_constructors_agree_with_pymimir(images):
-    # pymimir evaluates their leaves here (it has no projections of a ternary predicate, for
-    # which policy runs fall back to dlplan)
+    # pymimir evaluates their leaves here
     domain, instance, vocabulary = images
     descriptions = [
         (Kind.NUMERICAL, f"n_count({HOLDERS})"),
@@ -205,3 +204,36 @@ def test_a_constructor_of_dlplan_that_cannot_take_ours_is_an_error(images):
         parse_feature(vocabulary, Kind.NUMERICAL, "n_count(c_indexed_meets(sent,r_top))")
     with pytest.raises(ValueError, match="is a Boolean feature, not a numerical one"):
         parse_feature(vocabulary, Kind.NUMERICAL, f"b_empty({HOLDERS})")
+
+
+def _dlplan_and_pymimir_values(domain, instance, vocabulary, descriptions, count: int) -> tuple[list, list]:
+    """Each numerical feature's values by dlplan and by pymimir on the first `count` states."""
+    features = [parse_feature(vocabulary, Kind.NUMERICAL, d) for d in descriptions]
+    fast = [MimirFeatures(domain).feature(Kind.NUMERICAL, d) for d in descriptions]
+    states = _first_states(instance, count)
+    bridge = vocabulary.bridge(instance)
+    by_dlplan = FeatureTable.evaluate(features, [(bridge, s) for s in states]).values.tolist()
+    return by_dlplan, [[f(StateEvaluation(s)) for f in fast] for s in states]
+
+
+def test_pymimir_reads_the_projections_of_a_ternary_predicate_from_its_own_roles(images, agents):
+    # pymimir has no projections p_i_j; a policy run reads them from p's own roles, not from dlplan
+    domain, instance, vocabulary = images
+    descriptions = [
+        f"n_count({PROJECTED})",
+        "n_count(r_primitive(have_1_2,0,1))",
+        f"n_count(r_and(r_primitive(have_1_2,0,1),{PENDING}))",
+        "n_count(r_compose(r_primitive(have_0_2,1,0),r_primitive(have_0_1,0,1)))",
+        "n_count(c_or(c_primitive(have_1_2,1),c_primitive(have_0_2,0)))",
+    ]
+    by_dlplan, by_pymimir = _dlplan_and_pymimir_values(domain, instance, vocabulary, descriptions, 300)
+    assert by_dlplan == by_pymimir
+    assert all(len({row[i] for row in by_pymimir}) > 1 for i in range(len(descriptions)))
+    policy = Policy.of([Feature(f"n{i}", Kind.NUMERICAL, d) for i, d in enumerate(descriptions)], [], "images")
+    assert PolicyEvaluator(policy, vocabulary).dlplan_features == []
+    assert fluent_predicates_read(descriptions[2], domain) == {"have", "sent"}
+    # a static predicate's projection, under dlplan's role distance
+    domain, instance, vocabulary = agents
+    by_dlplan, by_pymimir = _dlplan_and_pymimir_values(domain, instance, vocabulary, [SHARED, OWN], 400)
+    assert by_dlplan == by_pymimir
+    assert fluent_predicates_read(SHARED, domain) == {"at"}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from stratpol.features.vocabulary import GOAL_SUFFIX
+from stratpol.features.vocabulary import GOAL_SUFFIX, projected_predicate
 from stratpol.planning import Domain
 
 Expression = tuple[str, tuple]  # (constructor or name, arguments)
@@ -61,7 +61,8 @@ def unparse_expression(expression: Expression) -> str:
 def fluent_predicates_read(description: str, domain: Domain) -> frozenset[str] | None:
     """The fluent predicates whose atoms the feature `description` reads, or None where that
     cannot be told (a derived predicate, which any change may change, or a name the domain lacks).
-    Static predicates, types and goal copies `p_g` are fixed within an instance and not listed."""
+    Static predicates, types and goal copies `p_g` are fixed within an instance and not listed; a
+    projection `p_i_j` reads p."""
     names: set[str] = set()
 
     def visit(node: Expression) -> None:
@@ -76,6 +77,9 @@ def fluent_predicates_read(description: str, domain: Domain) -> frozenset[str] |
     visit(parse_expression(description))
     fluent = set()
     for name in names:
+        projected = projected_predicate(name, domain.predicates)
+        if projected is not None:  # a binary projection p_i_j reads the atoms of p
+            name = projected[0]
         if name in domain.derived_predicates:
             return None
         if name in domain.static_predicates or name in domain.types:

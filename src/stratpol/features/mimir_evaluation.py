@@ -15,15 +15,20 @@ breaks later evaluations (so each state gets a new one); `Domain.get_name_to_con
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 import pymimir.advanced.languages.description_logics as dl
 
-from stratpol.features.expression import Expression, parse_expression
-from stratpol.features.own_constructors import OwnFeature, StateDenotations, uses_own_constructors
+from stratpol.features.expression import Expression, fluent_predicates_read, parse_expression, unparse_expression
+from stratpol.features.own_constructors import (
+    OwnFeature,
+    StateDenotations,
+    uses_own_constructors,
+    with_projections_from_own_roles,
+)
 from stratpol.features.role_distance import DLPLAN_INFINITY, IndexedRoads, role_distance
-from stratpol.features.vocabulary import GOAL_SUFFIX
-from stratpol.planning import Atom, Domain, Instance, State
+from stratpol.features.vocabulary import GOAL_SUFFIX, binary_projections
+from stratpol.planning import Domain, Instance, State
 from stratpol.features.kind import Kind
 
 _MIMIR_INFINITY = 2**32 - 1  # pymimir's "unreachable" distance (dlplan's is INT32_MAX)
@@ -55,10 +60,45 @@ class Untranslatable(ValueError):
     """A dlplan constructor pymimir has no counterpart for (e.g. b_inclusion, atoms of arity 3)."""
 
 
-def _indexed_roads(atoms: Iterable[Atom], predicate: str, index: dict[str, int]) -> IndexedRoads:
-    """The roads predicate(k, x, y) among `atoms`, in pymimir's object indices (`index`: name ->
-    index)."""
-    return IndexedRoads(tuple(index[name] for name in arguments) for p, arguments in atoms if p == predicate)
+class _InstanceObjects:
+    """What features with constructors of ours read of one instance: pymimir's object indices,
+    the own roles of its static ternary predicates, and its fluent atoms as triples of indices."""
+
+    def __init__(self, instance: Instance) -> None:
+        self.instance = instance
+        self.index = {name: instance.object_index(name) for name in (*instance.domain.constants, *instance.objects)}
+        self.count = 1 + max(self.index.values(), default=-1)
+        self._static: dict[str, IndexedRoads] = {}
+        self._named: set[int] = set()  # the fluent atoms (by index) seen so far
+        self._triples: dict[str, dict[int, tuple[int, ...]]] = {}  # predicate -> its atoms seen: index -> arguments
+        # predicate -> own roles by the indices of its atoms: most transitions change none of them
+        self._fluent: dict[str, dict[tuple[int, ...], IndexedRoads]] = {}
+
+    def static_own_roles(self, predicate: str) -> IndexedRoads:
+        if predicate not in self._static:
+            self._static[predicate] = IndexedRoads(
+                tuple(self.index[name] for name in arguments)
+                for p, arguments in self.instance.static_atoms if p == predicate)
+        return self._static[predicate]
+
+    def fluent_own_roles(self, state: State, predicate: str) -> IndexedRoads:
+        indices = state.fluent_atom_indices()
+        if not self._named.issuperset(indices):
+            for i in set(indices) - self._named:
+                name, arguments = self.instance.fluent_atom(i)
+                self._triples.setdefault(name, {})[i] = tuple(self.index[a] for a in arguments)
+            self._named.update(indices)
+        triples = self._triples.get(predicate, {})
+        key = tuple(i for i in indices if i in triples)
+        known = self._fluent.setdefault(predicate, {})
+        if key not in known:
+            if len(known) >= _KNOWN_OWN_ROLES:
+                known.clear()
+            known[key] = IndexedRoads(triples[i] for i in key)
+        return known[key]
+
+
+_KNOWN_OWN_ROLES = 4096  # own roles kept per fluent predicate and instance
 
 
 class StateEvaluation:
@@ -69,6 +109,7 @@ class StateEvaluation:
         self.index = state.index
         self._denotations = dl.DenotationRepositories()  # must outlive the context
         self.context = dl.EvaluationContext(state.mimir_state, self._denotations)
+        self.own_roles: dict[str, IndexedRoads] = {}  # of fluent ternary predicates, read once a state
 
 
 class MimirFeatures:
@@ -77,7 +118,9 @@ class MimirFeatures:
 
     def __init__(self, domain: Domain) -> None:
         advanced = domain.mimir_domain
+        self._domain = domain
         self._repositories = dl.Repositories()
+        self._instances: weakref.WeakKeyDictionary[Instance, _InstanceObjects] = weakref.WeakKeyDictionary()
         self._predicates = {}
         for kind, predicates in (("static", advanced.get_static_predicates()),
                                  ("fluent", advanced.get_fluent_predicates()),
@@ -85,13 +128,25 @@ class MimirFeatures:
             for predicate in predicates:
                 self._predicates[predicate.get_name()] = (kind, predicate)
         self._constants = {c.get_name(): c for c in advanced.get_constants()}
+        # dlplan's binary projections p_i_j of a static or fluent ternary predicate p -> (p, i, j)
+        self._projections = {name: (predicate, i, j)
+                             for predicate, (kind, mimir_predicate) in self._predicates.items()
+                             if kind != "derived" and mimir_predicate.get_arity() == 3
+                             for name, i, j in binary_projections(predicate, 3) if name not in self._predicates}
 
     def feature(self, kind: Kind, description: str) -> Callable[[StateEvaluation], int]:
         """The feature as a function of a state's evaluation, with dlplan's values (Untranslatable
         if pymimir lacks one of its constructors)."""
+        expression = parse_expression(description)
+        rewritten = with_projections_from_own_roles(expression, self._projections)
+        if rewritten != expression:
+            try:
+                return self._own_feature(unparse_expression(rewritten))
+            except ValueError as error:  # a constructor the glue lacks: dlplan evaluates it
+                raise Untranslatable(str(error)) from None
         if uses_own_constructors(description):
             return self._own_feature(description)
-        name, arguments = parse_expression(description)
+        name, arguments = expression
         r = self._repositories
         if kind is Kind.BOOLEAN:
             if name == "b_nullary":
@@ -129,37 +184,43 @@ class MimirFeatures:
 
     def _own_feature(self, description: str) -> Callable[[StateEvaluation], int]:
         """A feature with constructors of ours (features/own_constructors.py) on the denotations
-        pymimir computes for its leaves; the own roles of a static predicate are read once per
-        instance."""
+        pymimir computes for its leaves; a leaf that reads no fluent predicate, and the own roles
+        of a static predicate, are read once per instance."""
         feature = OwnFeature(description)
         leaves = [self._element(leaf) for leaf in feature.leaves]
+        constant = [fluent_predicates_read(unparse_expression(leaf), self._domain) == frozenset()
+                    for leaf in feature.leaves]
         kinds = {}
         for name in feature.predicates:
             kinds[name], _, goal = self._predicate(name)
             if goal or self._arity(name) != 3 or kinds[name] == "derived":  # a state's atoms hold no derived one
                 raise Untranslatable(f"{name} in {description}: not a static or fluent predicate of arity 3")
-        # per instance: pymimir's object indices by name, their count, the own roles of static predicates
-        known: weakref.WeakKeyDictionary[Instance, tuple[dict[str, int], int, dict[str, IndexedRoads]]] = \
-            weakref.WeakKeyDictionary()
+        constants: weakref.WeakKeyDictionary[Instance, list[object]] = weakref.WeakKeyDictionary()
 
         def value(evaluation: StateEvaluation) -> int:
-            state = evaluation.state
-            instance = state.instance
-            if instance not in known:
-                names = (*instance.domain.constants, *instance.objects)
-                index = {name: instance.object_index(name) for name in names}
-                known[instance] = (index, 1 + max(index.values(), default=-1), {})
-            index, count, static = known[instance]
+            objects = self._objects(evaluation.state.instance)
 
             def own_roles(name: str) -> IndexedRoads:
-                if kinds[name] != "static":
-                    return _indexed_roads(state.atoms, name, index)
-                if name not in static:
-                    static[name] = _indexed_roads(instance.static_atoms, name, index)
-                return static[name]
-            denotations = [leaf.evaluate(evaluation.context).get_data() for leaf in leaves]
-            return feature.value(StateDenotations(denotations, own_roles, count))
+                if kinds[name] == "static":
+                    return objects.static_own_roles(name)
+                if name not in evaluation.own_roles:
+                    evaluation.own_roles[name] = objects.fluent_own_roles(evaluation.state, name)
+                return evaluation.own_roles[name]
+            known = constants.get(evaluation.state.instance)
+            if known is None:
+                known = constants[evaluation.state.instance] = [
+                    leaf.evaluate(evaluation.context).get_data() if fixed else None
+                    for leaf, fixed in zip(leaves, constant)]
+            denotations = [known[i] if constant[i] else leaf.evaluate(evaluation.context).get_data()
+                           for i, leaf in enumerate(leaves)]
+            return feature.value(StateDenotations(denotations, own_roles, objects.count))
         return value
+
+    def _objects(self, instance: Instance) -> _InstanceObjects:
+        objects = self._instances.get(instance)
+        if objects is None:
+            objects = self._instances[instance] = _InstanceObjects(instance)
+        return objects
 
     def _predicate(self, name: str) -> tuple[str, object, bool]:
         """(static/fluent/derived, pymimir predicate, whether it is the goal copy p_g of p)."""

@@ -11,12 +11,15 @@ read it as one role per object k, "k's own role" {(x, y) | p(k, x, y)}:
   pair one image's objective with another's mode.
 
 Around them a feature may use the Boolean and set constructors below; every part without one of
-ours (a "leaf") is a dlplan concept or role, which dlplan or pymimir evaluates.
+ours (a "leaf") is a dlplan concept or role, which dlplan or pymimir evaluates. pymimir has no
+binary projections `p_i_j` of a ternary predicate (features/vocabulary.py), so for pymimir a
+feature over one is rewritten (`with_projections_from_own_roles`) to read p's own roles.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+import weakref
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from dlplan.core import ConceptDenotation
@@ -46,6 +49,27 @@ class StateDenotations:
 
 
 Compiled = Callable[[StateDenotations], object]
+
+# r_projection(p,i,j): the pairs (t_i, t_j) of p's atoms t, read from p's own roles; not a
+# constructor of the language (dlplan spells it r_primitive(p_i_j,0,1)) but pymimir's stand-in
+_PROJECTION = "r_projection"
+
+
+def with_projections_from_own_roles(expression: Expression,
+                                    projections: Mapping[str, tuple[str, int, int]]) -> Expression:
+    """The expression with each primitive over a projection (`projections`: name -> (ternary
+    predicate, first, second)) read from the predicate's own roles: the same denotations."""
+    name, arguments = expression
+    if name in ("r_primitive", "c_primitive") and arguments and arguments[0][0] in projections:
+        predicate, first, second = projections[arguments[0][0]]
+        role = (_PROJECTION, tuple((str(a), ()) for a in (predicate, first, second)))
+        positions = tuple(a[0] for a in arguments[1:])
+        if name == "r_primitive" and positions in (("0", "1"), ("1", "0")):
+            return role if positions == ("0", "1") else ("r_inverse", (role,))
+        if name == "c_primitive" and positions in (("0",), ("1",)):  # the objects at that position of the pairs
+            return "c_some", (role if positions == ("0",) else ("r_inverse", (role,)), ("c_top", ()))
+        return expression  # misshapen: left for the evaluator to reject
+    return name, tuple(with_projections_from_own_roles(a, projections) for a in arguments)
 
 
 def uses_own_constructors(description: str) -> bool:
@@ -79,7 +103,9 @@ class OwnFeature:
             name, arguments = node
             if not _has_own(node):
                 return leaf_text(next(leaves))
-            if name in OWN_CONSTRUCTORS:
+            if name == _PROJECTION:
+                texts = [a[0] for a in arguments]
+            elif name in OWN_CONSTRUCTORS:
                 position = OWN_CONSTRUCTORS[name]
                 texts = [a[0] if i == position else unparse(a) for i, a in enumerate(arguments)]
             else:
@@ -99,6 +125,8 @@ class OwnFeature:
             return lambda d: d.leaves[number]
         if name in OWN_CONSTRUCTORS:
             return self._own(name, arguments)
+        if name == _PROJECTION:
+            return self._projection(arguments[0][0], int(arguments[1][0]), int(arguments[2][0]))
         if name not in _GLUE:
             raise ValueError(f"{name} cannot take an argument built with {' or '.join(OWN_CONSTRUCTORS)}")
         arity, combine = _GLUE[name]
@@ -114,18 +142,49 @@ class OwnFeature:
             shape = "(role, predicate, role)" if name == INDEXED_ROLE_DISTANCE else "(predicate, role)"
             raise ValueError(f"{unparse_expression((name, arguments))!r}: expected {name}{shape}")
         predicate = arguments[position][0]
-        if predicate not in self.predicates:
-            self.predicates.append(predicate)
+        self._reads(predicate)
         if name == INDEXED_ROLE_DISTANCE:
             source, target = self._compile(arguments[0]), self._compile(arguments[2])
             return lambda d: role_distance(source(d), d.own_roles(predicate), target(d))
         role = self._compile(arguments[1])
         return lambda d: _meets(d.own_roles(predicate), role(d))
 
+    def _projection(self, predicate: str, first: int, second: int) -> Compiled:
+        self._reads(predicate)
+        # by own roles: the evaluators reuse one object for the same roles (a static predicate's
+        # in an instance, pymimir's for the same atoms)
+        known: weakref.WeakKeyDictionary[IndexedRoads, Role] = weakref.WeakKeyDictionary()
+
+        def value(d: StateDenotations) -> Role:
+            own = d.own_roles(predicate)
+            role = known.get(own)
+            if role is None:
+                role = known[own] = _project(own, first, second, d.count)
+            return role
+        return value
+
+    def _reads(self, predicate: str) -> None:
+        if predicate not in self.predicates:
+            self.predicates.append(predicate)
+
 
 def _has_own(node: Expression) -> bool:
     name, arguments = node
-    return name in OWN_CONSTRUCTORS or any(_has_own(a) for a in arguments)
+    return name in OWN_CONSTRUCTORS or name == _PROJECTION or any(_has_own(a) for a in arguments)
+
+
+def _project(own: IndexedRoads, first: int, second: int, count: int) -> Role:
+    """The pairs (t[first], t[second]) of the triples t = (k, x, y) of the own roles."""
+    pairs: dict[int, set[int]] = {}
+    for k in own.objects():
+        for x, ys in own(k).items():
+            for y in ys:
+                triple = (k, x, y)
+                pairs.setdefault(triple[first], set()).add(triple[second])
+    role: list[Sequence[int]] = [()] * count
+    for a, successors in pairs.items():
+        role[a] = sorted(successors)
+    return role
 
 
 def _meets(own: IndexedRoads, role: Role) -> Concept:
@@ -142,7 +201,7 @@ def _inverse(count: int, role: Role) -> Role:
 
 
 def _pairwise(operation: Callable[[set[int], set[int]], set[int]]) -> Callable[[int, Role, Role], Role]:
-    return lambda count, a, b: [sorted(operation(set(x), set(y))) for x, y in zip(a, b)]
+    return lambda count, a, b: [sorted(operation(set(x), set(y))) if x or y else () for x, y in zip(a, b)]
 
 
 def _count(count: int, x: Concept | Role) -> int:
@@ -157,6 +216,8 @@ def _empty(count: int, x: Concept | Role) -> bool:
 # name -> (arity, function of the object count and the arguments' denotations)
 _GLUE: dict[str, tuple[int, Callable[..., object]]] = {
     "n_count": (1, _count),
+    "n_role_distance": (3, lambda count, f, r, t: role_distance(f, lambda k: r, t)),
+    "n_sum_role_distance": (3, lambda count, f, r, t: role_distance(f, lambda k: r, t, total=True)),
     "b_empty": (1, _empty),
     "c_and": (2, lambda count, a, b: a & b),
     "c_or": (2, lambda count, a, b: a | b),
@@ -168,7 +229,7 @@ _GLUE: dict[str, tuple[int, Callable[..., object]]] = {
     "r_or": (2, _pairwise(set.__or__)),
     "r_diff": (2, _pairwise(set.__sub__)),
     "r_inverse": (1, _inverse),
-    "r_compose": (2, lambda count, a, b: [sorted({c for y in ys for c in b[y]}) for ys in a]),
+    "r_compose": (2, lambda count, a, b: [sorted({c for y in ys for c in b[y]}) if ys else () for ys in a]),
     "r_restrict": (2, lambda count, r, c: [[b for b in bs if b in c] for bs in r]),  # (a, b) with b in c
 }
 

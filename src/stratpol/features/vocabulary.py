@@ -12,7 +12,8 @@ instance's own index and the state's index, because dlplan caches denotations by
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Mapping
 
 from dlplan.core import DenotationsCaches, InstanceInfo, SyntacticElementFactory, VocabularyInfo
 from dlplan.core import State as DlplanState
@@ -20,6 +21,7 @@ from dlplan.core import State as DlplanState
 from stratpol.planning import Domain, Instance, State
 
 GOAL_SUFFIX = "_g"
+_PROJECTION = re.compile(r"(.+)_(\d+)_(\d+)")  # projection_name's form
 
 
 def projection_name(predicate: str, first: int, second: int) -> str:
@@ -32,6 +34,20 @@ def binary_projections(predicate: str, arity: int) -> list[tuple[str, int, int]]
     if arity < 3:
         return []
     return [(projection_name(predicate, i, j), i, j) for i, j in itertools.combinations(range(arity), 2)]
+
+
+def projected_predicate(name: str, predicates: Mapping[str, int]) -> tuple[str, int, int] | None:
+    """(predicate, first, second) where `name` is the binary projection `p_i_j` of one of
+    `predicates` (name -> arity), of arity 3 or more, that does not declare `name` itself."""
+    if name in predicates:
+        return None
+    match = _PROJECTION.fullmatch(name)
+    if match is None:
+        return None
+    predicate, first, second = match[1], int(match[2]), int(match[3])
+    if predicates.get(predicate, 0) < 3 or not first < second < predicates[predicate]:
+        return None
+    return predicate, first, second
 
 
 class Vocabulary:

@@ -114,10 +114,12 @@ def table_scope(benchmarks: Path, out: Path, domains: Sequence[str], levels: Seq
 def ipc2023_benchmark(benchmarks: Path, out: Path, domains: Sequence[str], levels: Sequence[str] = LEVELS,
                       methods: Sequence[str] = METHODS, policies: Path = Path("experiments/results/policies/ipc2023"),
                       limits: Limits = Limits(), jobs: int = 1, progress: Callable[[str], None] = lambda line: None,
-                      run: bool = True, models: dict[tuple[str, str], Path] | None = None) -> list[ProblemRecord]:
+                      run: bool = True, models: dict[tuple[str, str], Path] | None = None,
+                      retry_unsolved: bool = False) -> list[ProblemRecord]:
     """Run each method on each test problem of `domains` and `levels` under `limits`, `jobs` at a
     time, appending each record to out/records.jsonl and each plan to out/plans/; problems with
-    a record of the same setting are not run again, and with `run` false none is. The rule
+    a record of the same setting are not run again (with `retry_unsolved`, those recorded unsolved
+    are, and their new record replaces the old), and with `run` false none is. The rule
     methods of a domain without a policy file (policies/<domain>.policy) are left out with a
     progress line, as are the neural methods without a model in `models` ((method, domain) ->
     the trained model's folder); with `run` false such a method's latest records under `limits` are
@@ -125,6 +127,8 @@ def ipc2023_benchmark(benchmarks: Path, out: Path, domains: Sequence[str], level
     problems = published_problems(benchmarks, domains, levels)
     log = Path(out) / "records.jsonl"
     done = {(r.method, r.domain, r.level, r.problem, r.setting): r for r in read_records(log, ProblemRecord)}
+    if retry_unsolved and run:
+        done = {k: r for k, r in done.items() if r.solved}
     loaded = {name: Domain(Path(benchmarks) / name / "domain.pddl") for name in domains}
     rule_policies = {name: _policy(Path(policies), name, loaded[name], progress)
                      for name in domains if {"rules", "sketch"} & set(methods)}
