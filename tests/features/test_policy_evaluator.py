@@ -140,6 +140,34 @@ def test_every_translated_constructor_agrees_with_dlplan(description):
         assert on_instance.values(state) == _dlplan_values(policy, [element], on_instance._bridge, state)
 
 
+# role distances whose roads and targets pymimir's translation reads row by row as the search asks:
+# a fixed role (adjacent, the goal's at_g) read once, restricted by a concept or composed
+ROWS = [
+    "n_role_distance(r_primitive(at,0,1),r_restrict(r_primitive(adjacent,0,1),c_not(c_some(r_inverse(r_primitive(at,0,1)),c_primitive(package,0)))),r_compose(r_primitive(carrying,0,1),r_primitive(at_g,0,1)))",
+    "n_role_distance(r_primitive(at,0,1),r_primitive(adjacent,0,1),r_compose(r_restrict(r_primitive(at_g,0,1),c_not(c_some(r_inverse(r_primitive(at,0,1)),c_primitive(truck,0)))),r_inverse(r_primitive(adjacent,0,1))))",
+]
+
+
+def test_role_distances_read_row_by_row_agree_with_dlplan():
+    from stratpol.policy import Feature, Kind, Policy
+
+    folder = domain_folder("delivery")
+    vocabulary = Vocabulary(folder.domain)
+    policy = Policy.of([Feature(f"n{i}", Kind.NUMERICAL, d) for i, d in enumerate(ROWS)], [])
+    evaluator = PolicyEvaluator(policy, vocabulary)
+    assert evaluator.dlplan_features == []
+    elements = [parse_feature(vocabulary, Kind.NUMERICAL, d).element for d in ROWS]
+    (generated,) = sample_instances(folder, 14, 1, seed=3)
+    instance = folder.domain.instance_from_text(generated.text)
+    on_instance = evaluator.on(instance)
+    seen = []
+    for seed in range(10):
+        state = random_walk(instance, 3 * seed, seed)
+        seen.append(on_instance.values(state))
+        assert seen[-1] == _dlplan_values(policy, elements, on_instance._bridge, state)
+    assert all(len({values[f"n{i}"] for values in seen}) >= 3 for i in range(len(ROWS)))  # not constant
+
+
 def test_a_feature_reads_the_fluent_predicates_of_its_primitives():
     from stratpol.features.expression import fluent_predicates_read
 
