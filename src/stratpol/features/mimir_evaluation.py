@@ -5,7 +5,10 @@ dlplan stays the language of features (pools, policy files); this module transla
 expression into pymimir's constructors once per domain. On large instances it is 20-450x faster
 than dlplan (dlplan's transitive closure joins every pair with every pair: 0.7 s a state on 1,000
 blocks, pymimir 2 ms) and needs no state conversion. Values agree with dlplan's, which
-tests/features/test_policy_evaluator.py checks on random states of several domains.
+tests/features/test_policy_evaluator.py checks on random states of several domains. What pymimir
+lacks is computed here on its denotations: our own constructors, dlplan's projections `p_i_j` of a
+ternary predicate (from p's own roles), and role distances, whose searches read the roads and
+targets row by row.
 
 pymimir pitfalls this module keeps away from (each crashes the interpreter): a
 `DenotationRepositories` must outlive every `EvaluationContext` made on it, and its `clear()`

@@ -103,9 +103,7 @@ class OwnFeature:
             name, arguments = node
             if not _has_own(node):
                 return leaf_text(next(leaves))
-            if name == _PROJECTION:
-                texts = [a[0] for a in arguments]
-            elif name in OWN_CONSTRUCTORS:
+            if name in OWN_CONSTRUCTORS:
                 position = OWN_CONSTRUCTORS[name]
                 texts = [a[0] if i == position else unparse(a) for i, a in enumerate(arguments)]
             else:
