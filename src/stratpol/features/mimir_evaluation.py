@@ -128,6 +128,24 @@ class _Composed(dict):
         return row
 
 
+def _per_state(element: object) -> Callable[[StateEvaluation], object]:
+    """A pymimir concept's or role's denotation on a state, as Python lists."""
+    return lambda evaluation: element.evaluate(evaluation.context).get_data()
+
+
+def _per_instance(element: object) -> Callable[[StateEvaluation], object]:
+    """The denotation of a concept or role that reads no fluent predicate: evaluated on an
+    instance's first state and kept for its others."""
+    known: weakref.WeakKeyDictionary[Instance, object] = weakref.WeakKeyDictionary()
+
+    def denotation(evaluation: StateEvaluation) -> object:
+        data = known.get(evaluation.state.instance)
+        if data is None:
+            data = known[evaluation.state.instance] = element.evaluate(evaluation.context).get_data()
+        return data
+    return denotation
+
+
 class StateEvaluation:
     """pymimir's denotation memory for one state: shared sub-expressions are computed once."""
 
@@ -215,15 +233,13 @@ class MimirFeatures:
         pymimir computes for its leaves; a leaf that reads no fluent predicate, and the own roles
         of a static predicate, are read once per instance."""
         feature = OwnFeature(description)
-        leaves = [self._element(leaf) for leaf in feature.leaves]
-        constant = [fluent_predicates_read(unparse_expression(leaf), self._domain) == frozenset()
-                    for leaf in feature.leaves]
+        leaves = [_per_instance(self._element(leaf)) if self._fixed(leaf) else _per_state(self._element(leaf))
+                  for leaf in feature.leaves]
         kinds = {}
         for name in feature.predicates:
             kinds[name], _, goal = self._predicate(name)
             if goal or self._arity(name) != 3 or kinds[name] == "derived":  # a state's atoms hold no derived one
                 raise Untranslatable(f"{name} in {description}: not a static or fluent predicate of arity 3")
-        constants: weakref.WeakKeyDictionary[Instance, list[object]] = weakref.WeakKeyDictionary()
 
         def value(evaluation: StateEvaluation) -> int:
             objects = self._objects(evaluation.state.instance)
@@ -234,13 +250,7 @@ class MimirFeatures:
                 if name not in evaluation.own_roles:
                     evaluation.own_roles[name] = objects.fluent_own_roles(evaluation.state, name)
                 return evaluation.own_roles[name]
-            known = constants.get(evaluation.state.instance)
-            if known is None:
-                known = constants[evaluation.state.instance] = [
-                    leaf.evaluate(evaluation.context).get_data() if fixed else None
-                    for leaf, fixed in zip(leaves, constant)]
-            denotations = [known[i] if constant[i] else leaf.evaluate(evaluation.context).get_data()
-                           for i, leaf in enumerate(leaves)]
+            denotations = [leaf(evaluation) for leaf in leaves]
             return feature.value(StateDenotations(denotations, own_roles, objects.count))
         return value
 
@@ -249,16 +259,8 @@ class MimirFeatures:
         it visits: a part that reads no fluent predicate is read once per instance (pymimir's
         conversion of a role to lists costs more than a search: 4 ms for floortile's 3,690
         adjacent pairs), and a restriction or composition by it row by row."""
-        if fluent_predicates_read(unparse_expression(expression), self._domain) == frozenset():
-            element = self._element(expression)
-            known: weakref.WeakKeyDictionary[Instance, Sequence[Sequence[int]]] = weakref.WeakKeyDictionary()
-
-            def constant(evaluation: StateEvaluation) -> Sequence[Sequence[int]]:
-                rows = known.get(evaluation.state.instance)
-                if rows is None:
-                    rows = known[evaluation.state.instance] = element.evaluate(evaluation.context).get_data()
-                return rows
-            return constant
+        if self._fixed(expression):
+            return _per_instance(self._element(expression))
         name, arguments = expression
         if name == "r_restrict":
             rows, concept = self._rows(arguments[0]), self._element(arguments[1])
@@ -267,8 +269,11 @@ class MimirFeatures:
         if name == "r_compose":
             first, second = self._rows(arguments[0]), self._rows(arguments[1])
             return lambda evaluation: _Composed(first(evaluation), second(evaluation))
-        element = self._element(expression)
-        return lambda evaluation: element.evaluate(evaluation.context).get_data()
+        return _per_state(self._element(expression))
+
+    def _fixed(self, expression: Expression) -> bool:
+        """Whether the concept or role reads no fluent predicate: one denotation per instance."""
+        return fluent_predicates_read(unparse_expression(expression), self._domain) == frozenset()
 
     def _objects(self, instance: Instance) -> _InstanceObjects:
         objects = self._instances.get(instance)
