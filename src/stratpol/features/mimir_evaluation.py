@@ -30,7 +30,7 @@ from stratpol.features.own_constructors import (
     with_projections_from_own_roles,
 )
 from stratpol.features.role_distance import DLPLAN_INFINITY, IndexedRoads, role_distance
-from stratpol.features.vocabulary import GOAL_SUFFIX, binary_projections
+from stratpol.features.vocabulary import GOAL_SUFFIX, projected_predicate
 from stratpol.planning import Domain, Instance, State
 from stratpol.features.kind import Kind
 
@@ -173,17 +173,13 @@ class MimirFeatures:
             for predicate in predicates:
                 self._predicates[predicate.get_name()] = (kind, predicate)
         self._constants = {c.get_name(): c for c in advanced.get_constants()}
-        # dlplan's binary projections p_i_j of a static or fluent ternary predicate p -> (p, i, j)
-        self._projections = {name: (predicate, i, j)
-                             for predicate, (kind, mimir_predicate) in self._predicates.items()
-                             if kind != "derived" and mimir_predicate.get_arity() == 3
-                             for name, i, j in binary_projections(predicate, 3) if name not in self._predicates}
+        self._arities = {name: predicate.get_arity() for name, (_, predicate) in self._predicates.items()}
 
     def feature(self, kind: Kind, description: str) -> Callable[[StateEvaluation], int]:
         """The feature as a function of a state's evaluation, with dlplan's values (Untranslatable
         if pymimir lacks one of its constructors)."""
         expression = parse_expression(description)
-        rewritten = with_projections_from_own_roles(expression, self._projections)
+        rewritten = with_projections_from_own_roles(expression, self._ternary_projection)
         if rewritten != expression:
             try:
                 return self._own_feature(unparse_expression(rewritten))
@@ -274,6 +270,13 @@ class MimirFeatures:
     def _fixed(self, expression: Expression) -> bool:
         """Whether the concept or role reads no fluent predicate: one denotation per instance."""
         return fluent_predicates_read(unparse_expression(expression), self._domain) == frozenset()
+
+    def _ternary_projection(self, name: str) -> tuple[str, int, int] | None:
+        """(p, i, j) where `name` is dlplan's projection p_i_j of a static or fluent ternary p."""
+        projected = projected_predicate(name, self._arities)
+        if projected is None or self._arities[projected[0]] != 3 or self._predicates[projected[0]][0] == "derived":
+            return None
+        return projected
 
     def _objects(self, instance: Instance) -> _InstanceObjects:
         objects = self._instances.get(instance)

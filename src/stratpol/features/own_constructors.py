@@ -19,7 +19,7 @@ feature over one is rewritten (`with_projections_from_own_roles`) to read p's ow
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from dlplan.core import ConceptDenotation
@@ -56,12 +56,14 @@ _PROJECTION = "r_projection"
 
 
 def with_projections_from_own_roles(expression: Expression,
-                                    projections: Mapping[str, tuple[str, int, int]]) -> Expression:
-    """The expression with each primitive over a projection (`projections`: name -> (ternary
-    predicate, first, second)) read from the predicate's own roles: the same denotations."""
+                                    projection: Callable[[str], tuple[str, int, int] | None]) -> Expression:
+    """The expression with each primitive over a projection (`projection`: a predicate name ->
+    (ternary predicate, first, second), None for any other name) read from the predicate's own
+    roles: the same denotations."""
     name, arguments = expression
-    if name in ("r_primitive", "c_primitive") and arguments and arguments[0][0] in projections:
-        predicate, first, second = projections[arguments[0][0]]
+    projected = projection(arguments[0][0]) if name in ("r_primitive", "c_primitive") and arguments else None
+    if projected is not None:
+        predicate, first, second = projected
         role = (_PROJECTION, tuple((str(a), ()) for a in (predicate, first, second)))
         positions = tuple(a[0] for a in arguments[1:])
         if name == "r_primitive" and positions in (("0", "1"), ("1", "0")):
@@ -69,7 +71,7 @@ def with_projections_from_own_roles(expression: Expression,
         if name == "c_primitive" and positions in (("0",), ("1",)):  # the objects at that position of the pairs
             return "c_some", (role if positions == ("0",) else ("r_inverse", (role,)), ("c_top", ()))
         return expression  # misshapen: left for the evaluator to reject
-    return name, tuple(with_projections_from_own_roles(a, projections) for a in arguments)
+    return name, tuple(with_projections_from_own_roles(a, projection) for a in arguments)
 
 
 def uses_own_constructors(description: str) -> bool:
