@@ -290,8 +290,9 @@ def _learn_with_the_entry_and_solve(tmp_path, name: str, tests: str, numbers: Se
 @pytest.mark.parametrize(("name", "test", "numbers", "setting"), [
     # nine listed features, the colour-aware robot distance among them, longest plans first; the
     # first 20 training files have one or two robots and at most 20 tiles, medium p06 six robots on
-    # 169 tiles, where robots stand in a column under one that must get off its tile
-    ("floortile", "medium/p06", range(1, 21), "dead-end tests on"),
+    # 169 tiles, where robots stand in a column under one that must get off its tile; A* with LM-cut
+    # needs about a minute for p20 (a loaded machine passed the default limit and GENEX got GBFS's plan)
+    ("floortile", "medium/p06", range(1, 21), "dead-end tests on, teacher time limit 600 s"),
     # thirteen listed features, indexed role distances pairing each rover with its own targets
     # along its own roads; the one-rover training files p01-p05 and p07-p15; on easy p11's three
     # rovers, distances along every rover's roads together stop the policy after 9 steps, and on

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from stratpol.errors import InputError
-from stratpol.parameters import ParameterError, at_least, from_mapping, parameter, validate
+from stratpol.parameters import ParameterError, at_least, from_mapping, parameter, positive, validate
 
 STRATEGIES = ("S1", "S2", "grow")
 INSTANCE_ORDERS = ("longest", "shortest")
@@ -30,6 +30,9 @@ class LearningSettings:
     grammar: str = parameter("default", "feature grammar: a name in feature_grammars/ or a path", None, "NAME")
     teacher: str = parameter("lapkt-siw+bfws", "planner for example plans and repairs; a+b asks b where a finds "
                              "no plan", None, "P")
+    teacher_time_limit: float = parameter(60.0, "seconds each planner of the teacher gets for one plan or repair; "
+                                          "past it the next planner is asked (a slower optimal teacher on the "
+                                          "largest training files)", positive, "S")
     strategy: str = parameter("S1", "S1, then S2 when S1 fails (the paper), S2 from the start, or grow: each "
                               "failing instance joins Q' for good (with --instance-order shortest, where S2 keeps "
                               "dropping the small instances)", choices=STRATEGIES)
@@ -69,6 +72,7 @@ class LearningSettings:
         extras = f", up to {self.grow_by} failing instances added to Q' at a time" if self.grow_by > 1 else ""
         extras += ", repairs kept across outer iterations" if self.keep_repairs else ""
         extras += ", shortest plans first" if self.instance_order == "shortest" else ""
+        extras += f", teacher time limit {self.teacher_time_limit:g} s" if self.teacher_time_limit != 60 else ""
         extras += ", features ranked lexicographically" if self.ranking == "lexicographic" else ""
         extras += f", verification up to {self.verify_states:,} states" if self.verify_states != VERIFY_STATES else ""
         extras += ", conditions on raised features kept" if self.keep_raise_conditions else ""

@@ -94,7 +94,7 @@ def learn_with_settings(instances: Sequence[Instance], vocabulary: Vocabulary, s
                         progress: Callable[[str], None] = lambda message: None) -> WrapperResult:
     """`learn_policy` with the settings' teacher, its plans and the pools cached under `cache`
     (`plans/`, `pools/`)."""
-    teacher = Teacher(settings.teacher, cache_dir=None if cache is None else cache / "plans")
+    teacher = Teacher(settings.teacher, settings.teacher_time_limit, None if cache is None else cache / "plans")
     return learn_policy(instances, vocabulary, settings, teacher, seed=seed,
                         cache_dir=None if cache is None else cache / "pools", time_limit=time_limit,
                         pool_time_limit=pool_time_limit, checkpoint=checkpoint, progress=progress)
