@@ -237,3 +237,25 @@ def test_pymimir_reads_the_projections_of_a_ternary_predicate_from_its_own_roles
     by_dlplan, by_pymimir = _dlplan_and_pymimir_values(domain, instance, vocabulary, [SHARED, OWN], 400)
     assert by_dlplan == by_pymimir
     assert fluent_predicates_read(SHARED, domain) == {"at"}
+
+
+def test_a_targets_projections_and_own_roles_made_from_its_sources_agree_with_dlplan(images):
+    # a policy run evaluates a transition's target with its source's evaluation: where the
+    # transition only adds atoms of `have` (take), the target's projections and own roles of have
+    # are made from the source's; where it deletes one (send), anew
+    domain, instance, vocabulary = images
+    descriptions = [f"n_count({PROJECTED})", f"n_count({HOLDERS})",
+                    f"n_count(r_and(r_primitive(have_1_2,0,1),{PENDING}))",
+                    "n_count(r_compose(r_primitive(have_0_2,1,0),r_primitive(have_0_1,0,1)))"]
+    dlplan = [parse_feature(vocabulary, Kind.NUMERICAL, d) for d in descriptions]
+    fast = [MimirFeatures(domain).feature(Kind.NUMERICAL, d) for d in descriptions]
+    bridge = vocabulary.bridge(instance)
+    transitions = [(source, successor) for source in _first_states(instance, 120)
+                   for successor in instance.successors(source)]
+    assert {t.action.name for _, t in transitions} == {"take", "send"}
+    for source, successor in transitions:
+        from_source = StateEvaluation(source)
+        assert [f(from_source) for f in fast] == [int(f.element.evaluate(bridge.convert(source))) for f in dlplan]
+        to_target = StateEvaluation(successor.state, from_source)
+        expected = [int(f.element.evaluate(bridge.convert(successor.state))) for f in dlplan]
+        assert [f(to_target) for f in fast] == expected, (successor.action, expected)

@@ -18,14 +18,18 @@ breaks later evaluations (so each state gets a new one); `Domain.get_name_to_con
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TypeVar
 
 import pymimir.advanced.languages.description_logics as dl
 
 from stratpol.features.expression import Expression, fluent_predicates_read, parse_expression, unparse_expression
 from stratpol.features.own_constructors import (
     OwnFeature,
+    Role,
     StateDenotations,
+    projection,
+    projection_with,
     uses_own_constructors,
     with_projections_from_own_roles,
 )
@@ -33,6 +37,8 @@ from stratpol.features.role_distance import DLPLAN_INFINITY, IndexedRoads, role_
 from stratpol.features.vocabulary import GOAL_SUFFIX, projected_predicate
 from stratpol.planning import Domain, Instance, State
 from stratpol.features.kind import Kind
+
+T = TypeVar("T")
 
 _MIMIR_INFINITY = 2**32 - 1  # pymimir's "unreachable" distance (dlplan's is INT32_MAX)
 
@@ -65,17 +71,20 @@ class Untranslatable(ValueError):
 
 class _InstanceObjects:
     """What features with constructors of ours read of one instance: pymimir's object indices,
-    the own roles of its static ternary predicates, and its fluent atoms as triples of indices."""
+    the own roles of its static ternary predicates, and its fluent atoms by predicate."""
 
     def __init__(self, instance: Instance) -> None:
         self.instance = instance
         self.index = {name: instance.object_index(name) for name in (*instance.domain.constants, *instance.objects)}
         self.count = 1 + max(self.index.values(), default=-1)
         self._static: dict[str, IndexedRoads] = {}
-        self._named: set[int] = set()  # the fluent atoms (by index) seen so far
-        self._triples: dict[str, dict[int, tuple[int, ...]]] = {}  # predicate -> its atoms seen: index -> arguments
+        self._static_projections: dict[tuple[str, int, int], Role] = {}
+        self._seen: set[int] = set()  # the fluent atoms (by index) named so far
+        self._atoms: dict[str, set[int]] = {}  # predicate -> its fluent atoms seen so far
+        self._arguments: dict[int, tuple[int, ...]] = {}  # fluent atom -> its objects' indices
         # predicate -> own roles by the indices of its atoms: most transitions change none of them
         self._fluent: dict[str, dict[tuple[int, ...], IndexedRoads]] = {}
+        self._projections: dict[tuple[str, int, int], dict[tuple[int, ...], Role]] = {}  # the same for projections
 
     def static_own_roles(self, predicate: str) -> IndexedRoads:
         if predicate not in self._static:
@@ -84,24 +93,69 @@ class _InstanceObjects:
                 for p, arguments in self.instance.static_atoms if p == predicate)
         return self._static[predicate]
 
-    def fluent_own_roles(self, state: State, predicate: str) -> IndexedRoads:
-        indices = state.fluent_atom_indices()
-        if not self._named.issuperset(indices):
-            for i in set(indices) - self._named:
+    def static_projection(self, predicate: str, first: int, second: int) -> Role:
+        key = (predicate, first, second)
+        if key not in self._static_projections:
+            self._static_projections[key] = projection(self.static_own_roles(predicate).triples(), first, second,
+                                                       self.count)
+        return self._static_projections[key]
+
+    def name(self, indices: Sequence[int]) -> None:
+        """Learn the predicates and objects of a state's fluent atoms `indices` not seen before."""
+        if not self._seen.issuperset(indices):
+            for i in set(indices) - self._seen:
                 name, arguments = self.instance.fluent_atom(i)
-                self._triples.setdefault(name, {})[i] = tuple(self.index[a] for a in arguments)
-            self._named.update(indices)
-        triples = self._triples.get(predicate, {})
-        key = tuple(i for i in indices if i in triples)
+                self._atoms.setdefault(name, set()).add(i)
+                self._arguments[i] = tuple(self.index[a] for a in arguments)
+            self._seen.update(indices)
+
+    def fluent_atoms(self, indices: Sequence[int], predicate: str) -> tuple[int, ...]:
+        """The atoms of `predicate` among a state's fluent atoms `indices` (named), in their order."""
+        return tuple(filter(self._atoms.get(predicate, frozenset()).__contains__, indices))
+
+    def fluent_own_roles(self, atoms: tuple[int, ...], predicate: str, source: tuple[int, ...] = ()) -> IndexedRoads:
+        """The own roles of the fluent ternary `predicate` whose atoms true are `atoms`, made from
+        those of the atoms `source` (a transition's source state) where they were made and
+        the transition only adds atoms."""
         known = self._fluent.setdefault(predicate, {})
-        if key not in known:
-            if len(known) >= _KNOWN_OWN_ROLES:
-                known.clear()
-            known[key] = IndexedRoads(triples[i] for i in key)
-        return known[key]
+        roads = known.get(atoms)
+        if roads is None:
+            added, base = self._added(atoms, source, known)
+            roads = IndexedRoads(self._triples(atoms)) if base is None else base.with_added(self._triples(added))
+            known[atoms] = roads
+        return roads
+
+    def fluent_projection(self, atoms: tuple[int, ...], predicate: str, first: int, second: int,
+                          source: tuple[int, ...] = ()) -> Role:
+        """The projection (first, second) of the fluent ternary `predicate` whose atoms true are
+        `atoms`, made from that of `source` as `fluent_own_roles` does."""
+        known = self._projections.setdefault((predicate, first, second), {})
+        role = known.get(atoms)
+        if role is None:
+            added, base = self._added(atoms, source, known)
+            role = (projection(self._triples(atoms), first, second, self.count) if base is None
+                    else projection_with(base, self._triples(added), first, second))
+            known[atoms] = role
+        return role
+
+    def _added(self, atoms: tuple[int, ...], source: tuple[int, ...], known: dict[tuple[int, ...], T]) \
+            -> tuple[set[int], T | None]:
+        """The atoms added to `source` to make `atoms`, and what `known` holds for `source`; None
+        where it holds nothing or `atoms` lacks one of `source`. Full, `known` is emptied."""
+        base = known.get(source) if source else None
+        added = set(atoms).difference(source) if base is not None else set()
+        if base is not None and len(atoms) - len(added) != len(source):
+            base = None  # an atom was deleted
+        if len(known) >= _KNOWN_OWN_ROLES:
+            known.clear()
+        return added, base
+
+    def _triples(self, atoms: Iterable[int]) -> Iterator[tuple[int, ...]]:
+        return (self._arguments[i] for i in atoms)
 
 
-_KNOWN_OWN_ROLES = 4096  # own roles kept per fluent predicate and instance
+_KNOWN_OWN_ROLES = 4096  # own roles (projections) kept per fluent predicate (projection) and instance
+_KNOWN_DENOTATIONS = 64  # denotations kept per concept or role and instance, by the atoms they read
 
 
 class _Restricted(dict):
@@ -133,28 +187,19 @@ def _per_state(element: object) -> Callable[[StateEvaluation], object]:
     return lambda evaluation: element.evaluate(evaluation.context).get_data()
 
 
-def _per_instance(element: object) -> Callable[[StateEvaluation], object]:
-    """The denotation of a concept or role that reads no fluent predicate: evaluated on an
-    instance's first state and kept for its others."""
-    known: weakref.WeakKeyDictionary[Instance, object] = weakref.WeakKeyDictionary()
-
-    def denotation(evaluation: StateEvaluation) -> object:
-        data = known.get(evaluation.state.instance)
-        if data is None:
-            data = known[evaluation.state.instance] = element.evaluate(evaluation.context).get_data()
-        return data
-    return denotation
-
-
 class StateEvaluation:
     """pymimir's denotation memory for one state: shared sub-expressions are computed once."""
 
-    def __init__(self, state: State) -> None:
+    def __init__(self, state: State, source: StateEvaluation | None = None) -> None:
         self.state = state
         self.index = state.index
+        self.source = source  # the evaluation of a transition's source, where `state` is its target
         self._denotations = dl.DenotationRepositories()  # must outlive the context
         self.context = dl.EvaluationContext(state.mimir_state, self._denotations)
         self.own_roles: dict[str, IndexedRoads] = {}  # of fluent ternary predicates, read once a state
+        self.atoms: dict[str, tuple[int, ...]] = {}  # the state's fluent atoms of a predicate, once read
+        self.indices: list[int] | None = None  # the state's fluent atoms, once read
+        self.named_by: object = None  # the instance's objects that last named them (MimirFeatures._atoms)
 
 
 class MimirFeatures:
@@ -229,8 +274,7 @@ class MimirFeatures:
         pymimir computes for its leaves; a leaf that reads no fluent predicate, and the own roles
         of a static predicate, are read once per instance."""
         feature = OwnFeature(description)
-        leaves = [_per_instance(self._element(leaf)) if self._fixed(leaf) else _per_state(self._element(leaf))
-                  for leaf in feature.leaves]
+        leaves = [self._denotation(leaf) for leaf in feature.leaves]
         kinds = {}
         for name in feature.predicates:
             kinds[name], _, goal = self._predicate(name)
@@ -244,28 +288,80 @@ class MimirFeatures:
                 if kinds[name] == "static":
                     return objects.static_own_roles(name)
                 if name not in evaluation.own_roles:
-                    evaluation.own_roles[name] = objects.fluent_own_roles(evaluation.state, name)
+                    atoms, source = self._atoms_and_source(evaluation, name)
+                    evaluation.own_roles[name] = objects.fluent_own_roles(atoms, name, source)
                 return evaluation.own_roles[name]
+
+            def projection(name: str, first: int, second: int) -> Role:
+                if kinds[name] == "static":
+                    return objects.static_projection(name, first, second)
+                atoms, source = self._atoms_and_source(evaluation, name)
+                return objects.fluent_projection(atoms, name, first, second, source)
             denotations = [leaf(evaluation) for leaf in leaves]
-            return feature.value(StateDenotations(denotations, own_roles, objects.count))
+            return feature.value(StateDenotations(denotations, own_roles, objects.count, projection))
         return value
 
     def _rows(self, expression: Expression) -> Callable[[StateEvaluation], Sequence[Sequence[int]]]:
         """A role's successors by object on a state, for a search that reads the rows of the objects
-        it visits: a part that reads no fluent predicate is read once per instance (pymimir's
-        conversion of a role to lists costs more than a search: 4 ms for floortile's 3,690
-        adjacent pairs), and a restriction or composition by it row by row."""
-        if self._fixed(expression):
-            return _per_instance(self._element(expression))
+        it visits (pymimir's conversion of a role to lists costs more than a search: 4 ms for
+        floortile's 3,690 adjacent pairs): a restriction or composition made row by row, each kept
+        as `_kept` keeps a denotation."""
         name, arguments = expression
-        if name == "r_restrict":
-            rows, concept = self._rows(arguments[0]), self._element(arguments[1])
-            return lambda evaluation: _Restricted(rows(evaluation),
-                                                  frozenset(concept.evaluate(evaluation.context).get_data()))
-        if name == "r_compose":
+        if name == "r_restrict" and not self._fixed(expression):
+            rows, concept = self._rows(arguments[0]), self._denotation(arguments[1])
+            return self._kept(expression, lambda evaluation: _Restricted(rows(evaluation),
+                                                                         frozenset(concept(evaluation))))
+        if name == "r_compose" and not self._fixed(expression):
             first, second = self._rows(arguments[0]), self._rows(arguments[1])
-            return lambda evaluation: _Composed(first(evaluation), second(evaluation))
-        return _per_state(self._element(expression))
+            return self._kept(expression, lambda evaluation: _Composed(first(evaluation), second(evaluation)))
+        return self._denotation(expression)
+
+    def _denotation(self, expression: Expression) -> Callable[[StateEvaluation], object]:
+        """A concept's or role's denotation as pymimir computes it, as Python lists, kept by `_kept`."""
+        return self._kept(expression, _per_state(self._element(expression)))
+
+    def _kept(self, expression: Expression, compute: Callable[[StateEvaluation], T]) -> Callable[[StateEvaluation], T]:
+        """`compute`, the value of `expression` on a state, made once per instance and atoms of the
+        fluent predicates the expression reads: once per instance where it reads none, and once for
+        the successors of a state that leave those atoms alone (rovers' take_image leaves a goal's
+        communicated images alone). Made for every state where it reads a derived predicate."""
+        reads = fluent_predicates_read(unparse_expression(expression), self._domain)
+        if reads is None:
+            return compute
+        predicates = sorted(reads)
+        known: weakref.WeakKeyDictionary[Instance, dict[tuple, T]] = weakref.WeakKeyDictionary()
+
+        def value(evaluation: StateEvaluation) -> T:
+            by_atoms = known.get(evaluation.state.instance)
+            if by_atoms is None:
+                by_atoms = known[evaluation.state.instance] = {}
+            key = tuple(self._atoms(evaluation, p) for p in predicates)
+            result = by_atoms.get(key)
+            if result is None:
+                if len(by_atoms) >= _KNOWN_DENOTATIONS:
+                    by_atoms.clear()
+                result = by_atoms[key] = compute(evaluation)
+            return result
+        return value
+
+    def _atoms(self, evaluation: StateEvaluation, predicate: str) -> tuple[int, ...]:
+        """The fluent atoms of `predicate` in the evaluated state."""
+        objects = self._objects(evaluation.state.instance)
+        if evaluation.named_by is not objects:
+            if evaluation.indices is None:
+                evaluation.indices = evaluation.state.fluent_atom_indices()
+            objects.name(evaluation.indices)
+            evaluation.named_by = objects
+        atoms = evaluation.atoms.get(predicate)
+        if atoms is None:
+            atoms = evaluation.atoms[predicate] = objects.fluent_atoms(evaluation.indices, predicate)
+        return atoms
+
+    def _atoms_and_source(self, evaluation: StateEvaluation, predicate: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The fluent atoms of `predicate` in the evaluated state and in its transition's source
+        (none where there is no source)."""
+        source = () if evaluation.source is None else self._atoms(evaluation.source, predicate)
+        return self._atoms(evaluation, predicate), source
 
     def _fixed(self, expression: Expression) -> bool:
         """Whether the concept or role reads no fluent predicate: one denotation per instance."""

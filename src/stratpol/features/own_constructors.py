@@ -41,11 +41,13 @@ Role = Sequence[Sequence[int]]  # the successors of each object, as pymimir's ro
 class StateDenotations:
     """What a feature with constructors of ours reads of one state: its leaves' denotations (in
     the order of `OwnFeature.leaves`: concepts as object indices, roles as successor lists), the
-    own roles of its ternary predicates, and the number of objects."""
+    own roles of its ternary predicates, the number of objects, and where the evaluator keeps
+    them, the projections (p, i, j) of a ternary predicate (else made from the own roles)."""
 
     leaves: Sequence[object]
     own_roles: Callable[[str], IndexedRoads]
     count: int
+    projection: Callable[[str, int, int], Role] | None = None
 
 
 Compiled = Callable[[StateDenotations], object]
@@ -156,10 +158,12 @@ class OwnFeature:
         known: weakref.WeakKeyDictionary[IndexedRoads, Role] = weakref.WeakKeyDictionary()
 
         def value(d: StateDenotations) -> Role:
+            if d.projection is not None:
+                return d.projection(predicate, first, second)
             own = d.own_roles(predicate)
             role = known.get(own)
             if role is None:
-                role = known[own] = _project(own, first, second, d.count)
+                role = known[own] = projection(own.triples(), first, second, d.count)
             return role
         return value
 
@@ -173,17 +177,24 @@ def _has_own(node: Expression) -> bool:
     return name in OWN_CONSTRUCTORS or name == _PROJECTION or any(_has_own(a) for a in arguments)
 
 
-def _project(own: IndexedRoads, first: int, second: int, count: int) -> Role:
-    """The pairs (t[first], t[second]) of the triples t = (k, x, y) of the own roles."""
+def projection(triples: Iterable[Sequence[int]], first: int, second: int, count: int) -> Role:
+    """The role of the pairs (t[first], t[second]) of the triples t, as successor lists."""
     pairs: dict[int, set[int]] = {}
-    for k in own.objects():
-        for x, ys in own(k).items():
-            for y in ys:
-                triple = (k, x, y)
-                pairs.setdefault(triple[first], set()).add(triple[second])
+    for triple in triples:
+        pairs.setdefault(triple[first], set()).add(triple[second])
     role: list[Sequence[int]] = [()] * count
     for a, successors in pairs.items():
         role[a] = sorted(successors)
+    return role
+
+
+def projection_with(role: Role, triples: Iterable[Sequence[int]], first: int, second: int) -> Role:
+    """`role`, a projection, with the pairs of more triples: a new list, whose changed rows are new."""
+    role = list(role)
+    for triple in triples:
+        a, b = triple[first], triple[second]
+        if b not in role[a]:
+            role[a] = sorted((*role[a], b))
     return role
 
 
@@ -200,8 +211,6 @@ def _inverse(count: int, role: Role) -> Role:
     return inverse
 
 
-def _pairwise(operation: Callable[[set[int], set[int]], set[int]]) -> Callable[[int, Role, Role], Role]:
-    return lambda count, a, b: [sorted(operation(set(x), set(y))) if x or y else () for x, y in zip(a, b)]
 
 
 def _count(count: int, x: Concept | Role) -> int:
@@ -225,9 +234,10 @@ _GLUE: dict[str, tuple[int, Callable[..., object]]] = {
     "c_not": (1, lambda count, a: frozenset(range(count)) - a),
     "c_some": (2, lambda count, r, c: frozenset(a for a, bs in enumerate(r) if not c.isdisjoint(bs))),
     "c_all": (2, lambda count, r, c: frozenset(a for a, bs in enumerate(r) if c.issuperset(bs))),
-    "r_and": (2, _pairwise(set.__and__)),
-    "r_or": (2, _pairwise(set.__or__)),
-    "r_diff": (2, _pairwise(set.__sub__)),
+    # row by row, the rows whose result must be empty skipped (roles are sparse: a goal's pairs)
+    "r_and": (2, lambda count, a, b: [sorted(set(x).intersection(y)) if x and y else () for x, y in zip(a, b)]),
+    "r_or": (2, lambda count, a, b: [sorted(set(x).union(y)) if x or y else () for x, y in zip(a, b)]),
+    "r_diff": (2, lambda count, a, b: [sorted(set(x).difference(y)) if x else () for x, y in zip(a, b)]),
     "r_inverse": (1, _inverse),
     "r_compose": (2, lambda count, a, b: [sorted({c for y in ys for c in b[y]}) if ys else () for ys in a]),
     "r_restrict": (2, lambda count, r, c: [[b for b in bs if b in c] for bs in r]),  # (a, b) with b in c

@@ -136,6 +136,7 @@ class InstancePolicy:
         # the last state given to dlplan, and its denotations: features share sub-expressions
         self._converted: tuple[int, object, DenotationsCaches] | None = None
         self._evaluation: StateEvaluation | None = None  # the last state given to pymimir
+        self._source: StateEvaluation | None = None  # the source of the last transition whose target it is
         # seconds and evaluations per feature, to try the cheapest first
         self._cost = [0.0] * len(self._elements)
         self._evaluations = [0] * len(self._elements)
@@ -212,7 +213,7 @@ class InstancePolicy:
             for i in unchanged:
                 target_row[i] = source[i]
             for i in evaluated:
-                after = self._value(target, target_row, i)
+                after = self._value(target, target_row, i, state)
                 alive = [r for r in alive if i not in r.checks or _allows(r.checks[i], source[i], after)]
                 if not alive:
                     break
@@ -235,14 +236,18 @@ class InstancePolicy:
             row = self._rows[state.index] = [None] * len(self._elements)
         return row
 
-    def _value(self, state: State, row: list[int | None], i: int) -> int:
+    def _value(self, state: State, row: list[int | None], i: int, source: State | None = None) -> int:
+        """Feature i's value in `state`, the target of a transition from `source` where given
+        (pymimir's side makes a target's projections from the source's)."""
         value = row[i]
         if value is None:
             started = time.perf_counter()
             fast = self._fast[i]
             if fast is not None:
                 if self._evaluation is None or self._evaluation.index != state.index:
-                    self._evaluation = StateEvaluation(state)
+                    if source is not None and (self._source is None or self._source.index != source.index):
+                        self._source = StateEvaluation(source)
+                    self._evaluation = StateEvaluation(state, None if source is None else self._source)
                 converted = time.perf_counter()
                 value = row[i] = fast(self._evaluation)
             else:

@@ -13,7 +13,7 @@ dlplan's syntax around a predicate name.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 DLPLAN_INFINITY = 2**31 - 1  # dlplan's infinite distance (INT32_MAX)
 
@@ -85,6 +85,28 @@ class IndexedRoads:
 
     def __call__(self, k: int) -> Mapping[int, Sequence[int]]:
         return self._roads.get(k, _NONE)
+
+    def with_added(self, triples: Iterable[tuple[int, int, int]]) -> IndexedRoads:
+        """These roads and the triples': a new object, sharing the roads of the objects k that get
+        none (a transition adds an atom or two to hundreds: rovers' take_image)."""
+        added = IndexedRoads(())
+        added._roads = dict(self._roads)
+        copied: set[int] = set()
+        for k, x, y in triples:
+            if k not in copied:
+                added._roads[k] = _Successors({x: list(ys) for x, ys in self(k).items()})
+                copied.add(k)
+            own = added._roads[k]
+            if y not in own.get(x, ()):
+                own.setdefault(x, []).append(y)
+        return added
+
+    def triples(self) -> Iterator[tuple[int, int, int]]:
+        """The triples (k, x, y) of the roads."""
+        for k, own in self._roads.items():
+            for x, ys in own.items():
+                for y in ys:
+                    yield k, x, y
 
     def objects(self) -> Iterable[int]:
         """The objects k with roads."""
