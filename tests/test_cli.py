@@ -48,6 +48,7 @@ def test_validate_says_why_a_plan_is_invalid(tmp_path):
     (["learn", "gripper", "--grow-by", "3"], "--grow-by: more than one failing instance joins Q' with strategy grow "
      "only, not S1"),
     (["learn", "gripper", "--verify-states", "0"], "argument --verify-states: must be at least 1, not 0"),
+    (["learn", "gripper", "--teacher-time-limit", "0"], "argument --teacher-time-limit: must be positive, not 0"),
     (["learn", "gripper", "--ranking", "best"], "argument --ranking: invalid choice: 'best'"),
 ])
 def test_user_mistakes_are_one_line_and_exit_2(args, message):
