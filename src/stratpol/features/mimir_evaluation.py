@@ -8,7 +8,9 @@ blocks, pymimir 2 ms) and needs no state conversion. Values agree with dlplan's,
 tests/features/test_policy_evaluator.py checks on random states of several domains. What pymimir
 lacks is computed here on its denotations: our own constructors, dlplan's projections `p_i_j` of a
 ternary predicate (from p's own roles), and role distances, whose searches read the roads and
-targets row by row.
+targets row by row. What it reads of pymimir is kept by the atoms it depends on, so that most of
+a state's successors reuse the state's, and a successor's own roles and projections are made from
+its source's where the transition only adds atoms.
 
 pymimir pitfalls this module keeps away from (each crashes the interpreter): a
 `DenotationRepositories` must outlive every `EvaluationContext` made on it, and its `clear()`
