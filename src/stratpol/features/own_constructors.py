@@ -211,8 +211,6 @@ def _inverse(count: int, role: Role) -> Role:
     return inverse
 
 
-
-
 def _count(count: int, x: Concept | Role) -> int:
     return len(x) if isinstance(x, frozenset) else sum(map(len, x))
 

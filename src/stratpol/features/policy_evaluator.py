@@ -136,7 +136,7 @@ class InstancePolicy:
         # the last state given to dlplan, and its denotations: features share sub-expressions
         self._converted: tuple[int, object, DenotationsCaches] | None = None
         self._evaluation: StateEvaluation | None = None  # the last state given to pymimir
-        self._source: StateEvaluation | None = None  # the source of the last transition whose target it is
+        self._source: StateEvaluation | None = None  # the source state of the last target given to pymimir
         # seconds and evaluations per feature, to try the cheapest first
         self._cost = [0.0] * len(self._elements)
         self._evaluations = [0] * len(self._elements)
