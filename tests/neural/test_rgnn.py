@@ -101,6 +101,16 @@ def test_smooth_maximum_is_close_to_the_maximum():
     assert (result[0] >= torch.tensor([3.0, -1.0])).all()  # never below the hard maximum
 
 
+def test_the_smooth_maximum_without_autograd_is_the_same_to_the_bit():
+    # without autograd it works in the messages' own memory: the values must not change
+    generator = torch.Generator().manual_seed(0)
+    messages = torch.randn(500, 8, generator=generator) * 10
+    targets = torch.randint(0, 40, (500,), generator=generator)
+    expected = _smooth_maximum(messages, targets, 40, beta=12.0)
+    with torch.no_grad():
+        assert torch.equal(_smooth_maximum(messages.clone(), targets, 40, beta=12.0), expected.detach())
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.floats(-1e6, 1e6, allow_nan=False, width=32), min_size=1, max_size=64))
 def test_the_one_exp_mish_is_torchs_mish(values):

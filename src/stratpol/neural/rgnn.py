@@ -53,9 +53,10 @@ class Mish(nn.Module):
 
 
 def _one_exp_mish(x: torch.Tensor) -> torch.Tensor:
-    e = torch.exp(x.clamp(max=20.0))  # above 20, n / (n + 2) is 1 in float32
+    e = x.clamp(max=20.0).exp_()  # above 20, n / (n + 2) is 1 in float32
     n = (e + 2.0).mul_(e)
-    return n.div_(n + 2.0).mul_(x)
+    denominator = torch.add(n, 2.0, out=e)  # e is spent: two new tensors instead of four
+    return n.div_(denominator).mul_(x)
 
 
 def _mlp(inputs: int, outputs: int) -> nn.Sequential:
@@ -117,13 +118,15 @@ class RelationalGNN(nn.Module):
 
 
 def _smooth_maximum(messages: torch.Tensor, targets: torch.Tensor, nodes: int, beta: float) -> torch.Tensor:
-    """Per node and channel: m + log(sum exp(beta (x - m))) / beta, m the (detached) hard maximum."""
+    """Per node and channel: m + log(sum exp(beta (x - m))) / beta, m the (detached) hard maximum.
+    Without autograd `messages` is overwritten."""
     index = targets.unsqueeze(1).expand_as(messages)
     maximum = torch.zeros(nodes, messages.shape[1], device=messages.device, dtype=messages.dtype)
     maximum = maximum.scatter_reduce(0, index, messages.detach(), reduce="amax", include_self=False)
     if torch.is_grad_enabled():
         exponentials = torch.exp(beta * (messages - maximum.index_select(0, targets)))
-    else:  # the same in place: the message tensors are the largest of a forward pass
-        exponentials = torch.sub(messages, maximum.index_select(0, targets)).mul_(beta).exp_()
+    else:  # the same in the messages' own memory (a fresh tensor the caller no longer reads): they
+        # are the largest tensors of a forward pass, and a new one costs more than the arithmetic
+        exponentials = messages.sub_(maximum.index_select(0, targets)).mul_(beta).exp_()
     sums = torch.zeros_like(maximum).index_add_(0, targets, exponentials)
     return maximum + torch.log(sums + 1e-16) / beta
