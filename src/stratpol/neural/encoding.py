@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import torch
@@ -63,11 +63,24 @@ class RelationalBatch:
 
 @dataclass
 class _InstanceTables:
-    """What does not change between states of one instance: object ids, static and goal atoms."""
+    """What does not change between states of one instance: object ids, static and goal atoms, and
+    the local node ids of each argument list met so far."""
 
     object_index: dict[str, int]
     static: dict[str, np.ndarray]  # relation -> local node ids
-    goal: list[tuple[str, tuple[int, ...], tuple[str, tuple[str, ...]]]]  # predicate, ids, atom
+    goal: list[tuple[str, np.ndarray, tuple[str, tuple[str, ...]]]]  # predicate, local node ids, atom
+    arguments: dict[tuple[str, ...], np.ndarray] = field(default_factory=dict)
+
+    def argument_ids(self, args: tuple[str, ...]) -> np.ndarray:
+        ids = self.arguments.get(args)
+        if ids is None:
+            ids = self.arguments[args] = np.fromiter((self.object_index[a] for a in args), np.int64, len(args))
+        return ids
+
+    def local_ids(self, atom: tuple[str, tuple[str, ...]]) -> np.ndarray:
+        """The local node ids an atom joins: its arguments', or every object's for a nullary atom (read
+        as holding for every object, as in the Q-value paper)."""
+        return self.argument_ids(atom[1] if atom[1] else tuple(self.object_index))
 
 
 class StateEncoder:
@@ -98,19 +111,26 @@ class StateEncoder:
             for name, local in tables.static.items():
                 ids[name].append(local + offset)
             atoms = state.atoms
-            for predicate, args in sorted(atoms):  # sets iterate by string hash: sorted, runs repeat exactly
-                ids[predicate].append(every_object if not args else
-                                      np.fromiter((tables.object_index[a] + offset for a in args), np.int64, len(args)))
-            for predicate, local, atom in tables.goal:
-                relation = goal_relation(predicate, atom in atoms)
-                ids[relation].append(every_object if not local else np.asarray(local, np.int64) + offset)
+            local: dict[str, list[np.ndarray]] = {}  # relation -> the local ids of its atoms, in order
+            for atom in sorted(atoms):  # sets iterate by string hash: sorted, runs repeat exactly
+                local.setdefault(atom[0], []).append(tables.local_ids(atom))
+            for predicate, goal_ids, atom in tables.goal:
+                local.setdefault(goal_relation(predicate, atom in atoms), []).append(goal_ids)
+            for name, parts in local.items():  # one array a relation and state: atoms are many, relations few
+                ids[name].append(np.concatenate(parts) + offset)
             object_nodes.append(every_object)
             object_graph.append(np.full(objects, graph, np.int64))
             count = len(actions) if self.actions else 0
+            schemas: dict[str, tuple[list[int], list[np.ndarray]]] = {}  # relation -> action numbers, arguments
             for number, action in enumerate(actions[:count]):
-                node = offset + objects + number
-                ids[action_relation(action.name)].append(np.fromiter(
-                    (node, *(tables.object_index[a] + offset for a in action.args)), np.int64, len(action.args) + 1))
+                numbers, arguments = schemas.setdefault(action_relation(action.name), ([], []))
+                numbers.append(number)
+                arguments.append(tables.argument_ids(action.args))
+            for name, (numbers, arguments) in schemas.items():  # rows (action node, its arguments)
+                rows = np.empty((len(numbers), 1 + len(arguments[0])), np.int64)
+                rows[:, 0] = np.asarray(numbers, np.int64) + (offset + objects)
+                rows[:, 1:] = np.stack(arguments) + offset
+                ids[name].append(rows.ravel())
             action_nodes.append(np.arange(offset + objects, offset + objects + count, dtype=np.int64))
             action_graph.append(np.full(count, graph, np.int64))
             action_counts.append(count)
@@ -128,7 +148,7 @@ class StateEncoder:
             static: dict[str, list[int]] = {}
             for predicate, args in sorted(instance.static_atoms):
                 static.setdefault(predicate, []).extend([index[a] for a in args] if args else range(len(index)))
-            goal = [(lit.atom[0], tuple(index[a] for a in lit.atom[1]), lit.atom) for lit in instance.goal if lit.positive]
-            tables = _InstanceTables(index, {k: np.asarray(v, np.int64) for k, v in static.items()}, goal)
+            tables = _InstanceTables(index, {k: np.asarray(v, np.int64) for k, v in static.items()}, [])
+            tables.goal = [(lit.atom[0], tables.local_ids(lit.atom), lit.atom) for lit in instance.goal if lit.positive]
             self._tables[instance] = tables
         return tables
