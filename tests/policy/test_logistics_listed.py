@@ -32,7 +32,7 @@ def test_the_learned_logistics_policy_is_certified():
 
 @pytest.mark.parametrize(("airplanes", "cities", "city_size", "packages", "trucks"), [
     (1, 3, 3, 6, 3),  # one airplane serving three cities
-    (3, 4, 2, 9, 5),  # cities with two trucks, more airplanes than needed
+    (3, 4, 2, 9, 5),  # a second truck in one of the four cities, three airplanes
 ])
 def test_the_learned_logistics_policy_delivers_between_cities_with_valid_plans(tmp_path, airplanes, cities,
                                                                                 city_size, packages, trucks):
