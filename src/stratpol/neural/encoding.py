@@ -70,6 +70,10 @@ class _InstanceTables:
     static: dict[str, np.ndarray]  # relation -> local node ids
     goal: list[tuple[str, np.ndarray, tuple[str, tuple[str, ...]]]]  # predicate, local node ids, atom
     arguments: dict[tuple[str, ...], np.ndarray] = field(default_factory=dict)
+    every_object: np.ndarray = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.every_object = np.arange(len(self.object_index), dtype=np.int64)
 
     def argument_ids(self, args: tuple[str, ...]) -> np.ndarray:
         ids = self.arguments.get(args)
@@ -80,7 +84,7 @@ class _InstanceTables:
     def local_ids(self, atom: tuple[str, tuple[str, ...]]) -> np.ndarray:
         """The local node ids an atom joins: its arguments', or every object's for a nullary atom (read
         as holding for every object, as in the Q-value paper)."""
-        return self.argument_ids(atom[1] if atom[1] else tuple(self.object_index))
+        return self.argument_ids(atom[1]) if atom[1] else self.every_object
 
 
 class StateEncoder:
@@ -107,7 +111,7 @@ class StateEncoder:
         for graph, (state, actions) in enumerate(items):
             tables = self._instance_tables(state.instance)
             objects = len(tables.object_index)
-            every_object = np.arange(objects, dtype=np.int64) + offset
+            every_object = tables.every_object + offset
             for name, local in tables.static.items():
                 ids[name].append(local + offset)
             atoms = state.atoms
