@@ -169,8 +169,8 @@ def test_8puzzle_needs_features_above_complexity_15():
     bridge = vocabulary.bridge(instance)
     states = [(bridge, s) for s in Teacher("lapkt-siw").advise(instance).states]
     wanted = ("n_concept_distance(c_some(r_inverse(r_primitive(at,0,1)),c_some(r_primitive(at_g,0,1),c_top)),"
-              "r_primitive(neighbor,0,1),c_not(c_and(c_not(c_primitive(empty,0)),"
-              "c_all(r_inverse(r_primitive(at_g,0,1)),c_bot))))")
+              "r_primitive(neighbor,0,1),c_not(c_and(c_all(r_inverse(r_primitive(at_g,0,1)),c_bot),"
+              "c_not(c_primitive(empty,0)))))")
     assert vocabulary.factory.parse_numerical(wanted).compute_complexity() == 16
     c16 = {f.description for f in generate_pool(vocabulary, states, dataclasses.replace(grammar,
                                                                                        complexity_limit=16))}

@@ -58,6 +58,25 @@ def unparse_expression(expression: Expression) -> str:
     return f"{name}({','.join(map(unparse_expression, arguments))})" if arguments else name
 
 
+# dlplan orders the two arguments of these by the order its factory first built them, so one
+# feature prints differently after different histories (a fresh pool against a cached one)
+_COMMUTATIVE = frozenset({"c_and", "c_or", "r_and", "r_or"})
+
+
+def canonical_expression(text: str) -> str:
+    """`text` with the arguments of each commutative constructor in alphabetical order: one text
+    per feature, whatever the factory that printed it had built before."""
+
+    def canonical(node: Expression) -> str:
+        name, arguments = node
+        texts = [canonical(argument) for argument in arguments]
+        if name in _COMMUTATIVE:
+            texts.sort()
+        return f"{name}({','.join(texts)})" if texts else name
+
+    return canonical(parse_expression(text))
+
+
 def fluent_predicates_read(description: str, domain: Domain) -> frozenset[str] | None:
     """The fluent predicates whose atoms the feature `description` reads, or None where that
     cannot be told (a derived predicate, which any change may change, or a name the domain lacks).

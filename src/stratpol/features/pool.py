@@ -23,7 +23,7 @@ from dlplan.generator import generate_features
 from stratpol.atomic import write_text_atomically
 from stratpol.child_process import ChildDied, call_in_child, can_fork_here
 from stratpol.errors import InputError
-from stratpol.features.expression import unparse_expression
+from stratpol.features.expression import canonical_expression, unparse_expression
 from stratpol.features.grammar import Grammar
 from stratpol.features.own_constructors import DlplanOwnFeature, OwnFeature, uses_own_constructors
 from stratpol.features.vocabulary import InstanceBridge, Vocabulary
@@ -386,7 +386,7 @@ def _parsed(vocabulary: Vocabulary, kind: Kind, description: str) -> PoolFeature
     else:
         parse = vocabulary.factory.parse_boolean if kind is Kind.BOOLEAN else vocabulary.factory.parse_numerical
         element = parse(_readable(description))
-    return PoolFeature(kind, _readable(str(element)), element.compute_complexity(), element)
+    return PoolFeature(kind, canonical_expression(_readable(str(element))), element.compute_complexity(), element)
 
 
 def _own_feature(vocabulary: Vocabulary, kind: Kind, description: str) -> DlplanOwnFeature:
