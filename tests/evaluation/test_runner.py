@@ -75,3 +75,10 @@ def test_planner_policy_follows_its_plan():
     instance = folder.domain.instance_from_text(folder.generator(blocks=6, seed=2))
     outcome = run(PlannerPolicy("gbfs"), instance, step_bound=200)
     assert outcome.solved and outcome.steps > 0
+
+
+def test_a_planner_out_of_time_ends_its_run_on_its_limit_not_without_successor():
+    folder = domain_folder("blocksworld")
+    instance = folder.domain.instance_from_text(folder.generator(blocks=12, seed=2))
+    outcome = run(PlannerPolicy("astar-blind", time_limit=0.01), instance, step_bound=200)
+    assert not outcome.solved and outcome.failure is RunFailure.PLANNER_LIMIT

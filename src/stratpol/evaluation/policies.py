@@ -112,6 +112,7 @@ class _PlanFollower:
     def __init__(self, instance: Instance, solve, time_limit: float) -> None:
         self.instance, self.solve, self.time_limit = instance, solve, time_limit
         self.next: dict[State, Successor] = {}
+        self.planner_status: SearchStatus | None = None  # how the last planner call that found no plan ended
 
     def choose(self, state: State, exclude: Container[State] = ()) -> Successor | None:
         if state not in self.next:
@@ -122,6 +123,7 @@ class _PlanFollower:
     def _plan_from(self, state: State) -> None:
         result = self.solve(self.instance, start=state, time_limit=self.time_limit)
         if result.status is not SearchStatus.SOLVED:
+            self.planner_status = result.status
             return
         for action in result.plan:
             target, cost = self.instance.apply(state, self.instance.action(action.name, action.args))

@@ -25,6 +25,7 @@ class RunFailure(enum.Enum):
     REVISIT = "revisit"
     DEAD_END = "dead end"
     TIME_LIMIT = "time limit"
+    PLANNER_LIMIT = "planner limit"  # a planner used as a policy ran out of its time or memory
 
 
 @dataclass(frozen=True)
@@ -107,8 +108,8 @@ def run(policy: GeneralPolicy, instance: Instance, step_bound: int, forbid_revis
             steps = None
         if steps is None:
             if failure is None:
-                failure = RunFailure.DEAD_END if is_dead_end(instance, state, dead_end_time_limit) \
-                    else RunFailure.NO_SUCCESSOR
+                failure = _planner_failure(controller) or (
+                    RunFailure.DEAD_END if is_dead_end(instance, state, dead_end_time_limit) else RunFailure.NO_SUCCESSOR)
             break
         for action, state, step_cost in steps:
             plan.append(action)
@@ -125,6 +126,13 @@ def run(policy: GeneralPolicy, instance: Instance, step_bound: int, forbid_revis
         if not check.valid:
             raise RuntimeError(f"a policy run on {instance.name} reached the goal with an invalid plan: {check.reason}")
     return RunOutcome(instance.name, solved, tuple(plan), cost, time.perf_counter() - started, failure, tuple(widths))
+
+
+def _planner_failure(controller: object) -> RunFailure | None:
+    """How a planner used as a policy ended where it gave no step: out of its time or memory, or
+    proven unsolvable; None for other controllers and for planners that just gave up."""
+    status = getattr(controller, "planner_status", None)
+    return {SearchStatus.LIMIT: RunFailure.PLANNER_LIMIT, SearchStatus.UNSOLVABLE: RunFailure.DEAD_END}.get(status)
 
 
 def _subgoal(instance: Instance, controller: SketchController, state: State, max_width: int,
