@@ -244,7 +244,6 @@ def test_a_role_distance_reads_back_from_its_description():
     assert parse_feature(vocabulary, Kind.NUMERICAL, feature.description).description == expression
 
 
-
 @pytest.mark.parametrize("built_first", [[], ["n_count(r_primitive(at_g,0,1))"], ["n_count(r_primitive(at,0,1))"]])
 def test_a_feature_reads_the_same_whatever_the_vocabulary_built_before(built_first):
     """dlplan prints r_and's arguments in the order its factory first built them: without a
@@ -258,6 +257,7 @@ def test_a_feature_reads_the_same_whatever_the_vocabulary_built_before(built_fir
                                    ("r_primitive(at_g,0,1)", "r_primitive(at,0,1)")]}
     assert len(held) == len(built_first)
     assert texts == {"n_count(r_and(r_primitive(at,0,1),r_primitive(at_g,0,1)))"}
+
 
 def test_a_pool_generated_in_parts_keeps_the_features_of_the_whole(blocks, monkeypatch):
     """Where memory is short the pool is generated on parts of the states and merged: the merged
