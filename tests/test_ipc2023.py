@@ -17,7 +17,7 @@ from stratpol.features.pool import parse_feature
 from stratpol.generation import domain_folder
 from stratpol.ipc2023.anchors import LEVELS
 from stratpol.ipc2023.report import render_coverage
-from stratpol.ipc2023.runs import Limits, Problem, ProblemRecord, ipc2023_benchmark, validated
+from stratpol.ipc2023.runs import Limits, Problem, ProblemRecord, ipc2023_benchmark, published_problems, validated
 from stratpol.planning import Domain
 from stratpol.planning.plans import read_plan
 from stratpol.records import read_records
@@ -348,3 +348,28 @@ def test_a_neural_methods_runs_stay_in_the_table_where_its_model_is_not_here(ben
     records = ipc2023_benchmark(benchmarks, out, ["gripper"], ["easy"], ["gnn-v"], limits=limits, run=False,
                                 models={})
     assert [(r.problem, r.outcome, r.setting) for r in records] == [("p02.pddl", "solved", "model bbbb, 60 s, 8192 MiB")]
+
+
+def test_a_level_keeps_the_runs_of_one_model_and_the_table_says_when_levels_ran_two(benchmarks, tmp_path):
+    # the model that ran last on a level owns it: the easy level shows model bbbb's one run, not
+    # model aaaa's solved p02 beside it; medium was run by aaaa only, so the table counts 2 models
+    from stratpol.ipc2023.report import coverage
+    from stratpol.records import append_record
+
+    out = tmp_path / "out"
+    for level, problem, setting, outcome in (("easy", "p02.pddl", "aaaa", "solved"),
+                                             ("easy", "p03.pddl", "aaaa", "solved"),
+                                             ("medium", "p08.pddl", "aaaa", "solved"),
+                                             ("easy", "p03.pddl", "bbbb", "step bound")):
+        append_record(out / "records.jsonl", ProblemRecord("gnn-v", "gripper", level, problem, outcome,
+                                                           5 if outcome == "solved" else None, 1.0, 50.0,
+                                                           f"model {setting}, 60 s, 8192 MiB"))
+    records = ipc2023_benchmark(benchmarks, out, ["gripper"], ["easy", "medium"], ["gnn-v"], limits=Limits(60.0),
+                                run=False, models={})
+    assert sorted((r.level, r.problem, r.setting[6:10]) for r in records) == [("easy", "p03.pddl", "bbbb"),
+                                                                              ("medium", "p08.pddl", "aaaa")]
+    table = coverage(records, "gnn-v", "gripper")
+    assert (table.solved, table.run, table.settings) == ({"easy": 0, "medium": 1, "hard": 0},
+                                                         {"easy": 1, "medium": 1, "hard": 0}, 2)
+    problems = published_problems(benchmarks, ["gripper"], ["easy", "medium"])
+    assert "0*/1/- = 1 (2 models)" in render_coverage(records, problems, ["gnn-v"], "60 s, 8192 MiB")

@@ -25,7 +25,8 @@ from stratpol.ipc2023.runs import Problem, ProblemRecord
 @dataclass(frozen=True)
 class Coverage:
     """One method on one domain: solved and run problems per level, mean plan length of the
-    solved, and the largest sketch width any run needed."""
+    solved, the largest sketch width any run needed, and how many settings the runs had (more
+    than one: the levels were run with different trained models)."""
 
     method: str
     domain: str
@@ -33,6 +34,7 @@ class Coverage:
     run: dict[str, int]
     mean_plan_length: float | None
     max_width: int | None
+    settings: int = 1
 
     @property
     def total(self) -> int:
@@ -46,7 +48,7 @@ def coverage(records: Sequence[ProblemRecord], method: str, domain: str) -> Cove
     return Coverage(method, domain, {level: sum(r.level == level for r in solved) for level in LEVELS},
                     {level: sum(r.level == level for r in mine) for level in LEVELS},
                     sum(r.plan_length for r in solved) / len(solved) if solved else None,
-                    max(widths) if widths else None)
+                    max(widths) if widths else None, len({r.setting for r in mine}))
 
 
 def common_plan_lengths(records: Sequence[ProblemRecord], domain: str, ours: str,
@@ -82,7 +84,8 @@ def render_coverage(records: Sequence[ProblemRecord], problems: Sequence[Problem
         lines.append(f"{domain:<12}{tests:>6}" + "".join(f" {cell:>17}" for cell in cells)
                      + f"{_lengths(records, domain, methods):>20}   {_anchors(domain)}")
     lines.append(f"{'all':<12}{len(problems):>6}" + "".join(f"{totals[m]:>18}" for m in methods))
-    lines.append("cells: solved easy/medium/hard = all (-: not run; *: some of the level's problems not run); "
+    lines.append("cells: solved easy/medium/hard = all (-: not run; *: some of the level's problems not run; "
+                 "n models: the levels ran different trainings of a neural method); "
                  "plan length: the rule policy's mean "
                  "against LAMA-first's on the problems both solve; R-GNN: the Q-value paper's Omega_heu, "
                  "percent; best: the best coverage anyone reports")
@@ -106,7 +109,8 @@ def render_q_paper(records: Sequence[ProblemRecord], problems: Sequence[Problem]
             column = Q_PAPER_METHODS.index(method)
             length = Q_PAPER_LENGTH[domain][column]
             ours = "-" if not sum(c.run.values()) else \
-                f"{c.total}/{sum(c.run.values())} ({'-' if c.mean_plan_length is None else f'{c.mean_plan_length:.0f}'})"
+                f"{c.total}/{sum(c.run.values())}{_models(c)} " \
+                f"({'-' if c.mean_plan_length is None else f'{c.mean_plan_length:.0f}'})"
             cells.append(f"{ours} | {Q_PAPER_PERCENT[domain][column]:.1f}% ({'-' if length is None else f'{length:.0f}'})")
         lines.append(f"{domain:<12}" + "".join(f"{cell:>34}" for cell in cells))
     return "\n".join(lines)
@@ -118,7 +122,11 @@ def _cell(c: Coverage, tests: dict[str, int]) -> str:
     width = f" w{c.max_width}" if c.max_width else ""
     levels = [("-" if not c.run[level] else f"{c.solved[level]}" + ("*" if c.run[level] < tests[level] else ""))
               for level in LEVELS]
-    return "/".join(levels) + f" = {c.total}{width}"
+    return "/".join(levels) + f" = {c.total}{width}{_models(c)}"
+
+
+def _models(c: Coverage) -> str:
+    return f" ({c.settings} models)" if c.settings > 1 and c.method.startswith(("gnn-", "wl-")) else ""
 
 
 def _lengths(records: Sequence[ProblemRecord], domain: str, methods: Sequence[str]) -> str:
@@ -156,7 +164,8 @@ def write_coverage(records: Sequence[ProblemRecord], problems: Sequence[Problem]
     document = {
         "limits": limits,
         "coverage": [{"domain": c.domain, "method": c.method, "solved": c.solved, "run": c.run,
-                      "mean_plan_length": c.mean_plan_length, "max_width": c.max_width} for c in table],
+                      "mean_plan_length": c.mean_plan_length, "max_width": c.max_width, "settings": c.settings}
+                     for c in table],
         "anchors": {d: {"competition": {a.method: a.solved for a in COMPETITION[d]}, "wl_goose": WL_GOOSE[d],
                         "best_reported": BEST_REPORTED[d], "q_paper_percent": Q_PAPER_PERCENT.get(d)}
                     for d in domains if d in COMPETITION},

@@ -221,13 +221,14 @@ def _policy(folder: Path, name: str, domain: Domain, progress: Callable[[str], N
 def _recorded_without_model(recorded: Iterable[ProblemRecord], problems: Sequence[Problem], methods: Sequence[str],
                             models: dict[tuple[str, str], Path], limits: Limits) -> list[ProblemRecord]:
     """For the neural methods whose model is not here (trained models are not kept in git), the
-    latest record of each problem under `limits`: a table of a fresh checkout keeps their runs."""
+    records under `limits` of the model that ran last on each level: a table of a fresh checkout
+    keeps their runs, and no level mixes the runs of two trainings."""
     wanted = {(m, p.domain, p.level, p.path.name) for p in problems for m in methods
               if m not in METHODS and (m, p.domain) not in models}
-    latest = {}
-    for record in recorded:  # in the order they were run
-        if (record.method, record.domain, record.level, record.problem) in wanted and _under(record, limits):
-            latest[record.method, record.domain, record.level, record.problem] = record
+    mine = [r for r in recorded if (r.method, r.domain, r.level, r.problem) in wanted and _under(r, limits)]
+    last_model = {(r.method, r.domain, r.level): r.setting for r in mine}  # records are in the order run
+    latest = {(r.method, r.domain, r.level, r.problem): r for r in mine
+              if r.setting == last_model[r.method, r.domain, r.level]}
     return list(latest.values())
 
 
