@@ -19,7 +19,7 @@ from stratpol.ipc2023.anchors import (
     WL_GOOSE,
     best_competitor,
 )
-from stratpol.ipc2023.runs import Problem, ProblemRecord
+from stratpol.ipc2023.runs import METHODS, Problem, ProblemRecord
 
 
 @dataclass(frozen=True)
@@ -126,7 +126,8 @@ def _cell(c: Coverage, tests: dict[str, int]) -> str:
 
 
 def _models(c: Coverage) -> str:
-    return f" ({c.settings} models)" if c.settings > 1 and c.method.startswith(("gnn-", "wl-")) else ""
+    """" (n models)" for a trained method whose levels ran different models; else nothing."""
+    return f" ({c.settings} models)" if c.settings > 1 and c.method not in METHODS else ""
 
 
 def _lengths(records: Sequence[ProblemRecord], domain: str, methods: Sequence[str]) -> str:
