@@ -579,6 +579,8 @@ def _experiment(args: argparse.Namespace) -> int:
         print((config.out / "summary.md").read_text(), end="")
         print(f"{len(finished_rows(config))} of {len(cells(config))} cells finished; tables and plots in {config.out}")
         return 0
+    if args.train_only:
+        return _experiment_training(config, args.jobs, args.cluster, args.domains, args.methods)
     try:
         with Progress() as progress:
             result = run_experiment(config, jobs=args.jobs, cluster=args.cluster, progress=progress,
@@ -591,6 +593,23 @@ def _experiment(args: argparse.Namespace) -> int:
     print(f"{len(grid.rows)} of {len(cells(config))} cells finished ({len(grid.computed)} run now, "
           f"{len(grid.reused)} before); tables and plots in {config.out}")
     return 0
+
+
+def _experiment_training(config: ExperimentConfig, jobs: int | None, cluster: str | None,
+                         domains: list[str] | None, methods: list[str] | None) -> int:
+    from stratpol.experiment.grid import train_grid
+
+    if cluster:
+        raise InputError("--train-only runs on this machine: it takes no --cluster")
+    with Progress() as progress:
+        trained = train_grid(config, jobs, domains, methods, progress)
+    failed = [artifact for artifact in trained if artifact.seconds is None]
+    for artifact in trained:
+        outcome = f"failed: {artifact.failure}" if artifact.seconds is None else f"{artifact.seconds:.0f} s"
+        print(f"{artifact.cell.id}: {outcome} ({artifact.folder.relative_to(config.out)})")
+    print(f"{len(trained) - len(failed)} of {len(trained)} models trained in {config.out / 'artifacts'}; "
+          f"run the grid without --train-only to evaluate them")
+    return 1 if failed else 0
 
 
 def _experiment_status(config: ExperimentConfig, json_output: bool = False,
@@ -929,7 +948,7 @@ def build_parser() -> argparse.ArgumentParser:
     experiment.add_argument("--methods", nargs="+", metavar="METHOD",
                             help="run (or show or prune) only the cells of these of the config's methods; the "
                                  "tables always hold every finished cell")
-    instead = experiment.add_mutually_exclusive_group()  # each runs nothing and does one thing instead
+    instead = experiment.add_mutually_exclusive_group()  # each does one thing instead of running the grid
     instead.add_argument("--status", action="store_true",
                          help="print where each cell stands (finished, evaluating, trained, to run); run nothing")
     instead.add_argument("--report", action="store_true",
@@ -938,6 +957,10 @@ def build_parser() -> argparse.ArgumentParser:
     instead.add_argument("--prune", action="store_true",
                          help="run nothing; remove the evaluation folders of finished cells that their current "
                               "evaluation replaced (older settings or artifacts)")
+    instead.add_argument("--train-only", action="store_true",
+                         help="train the models of the unfinished cells and evaluate nothing: train on a machine "
+                              "with a GPU, copy the results folder's artifacts/ back, and the grid run here "
+                              "evaluates them")
     experiment.add_argument("--json", action="store_true", help="with --status: print it as JSON")
     experiment.set_defaults(run=_experiment)
 

@@ -404,3 +404,44 @@ per_size = {{ gripper = 1, ferry = 1 }}
     assert main(["bench", "ipc2023", "--benchmarks", str(benchmarks), "--methods", "gnn-v", "--out", str(out)]) == 2
     assert main(["bench", "ipc2023", "--benchmarks", str(benchmarks), "--methods", "rules", "--grid", str(config_file),
                  "--out", str(out)]) == 2  # --grid without a neural method: one line, not ignored
+
+
+def test_models_trained_on_one_machine_are_evaluated_on_another(tmp_path, cache, capsys):
+    # --train-only trains and evaluates nothing (on a GPU machine, say); the grid run where its
+    # artifacts folder is copied evaluates those models instead of training its own
+    config_file = tmp_path / "gnn.toml"
+    config_file.write_text("""
+domains = ["gripper"]
+methods = ["gnn-q-exp", "lama-first"]
+[evaluation]
+max_size = 6
+max_runs_per_size = 2
+[gnn]
+epochs = 2
+layers = 1
+hidden = 4
+batch_size = 8
+validation_instances = 1
+validation_sizes = 1
+sizes = { gripper = "5:6" }
+per_size = { gripper = 1 }
+""")
+    trainer = tmp_path / "trainer"
+    assert main(["experiment", str(config_file), "--out", str(trainer), "--train-only"]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[-1].startswith("1 of 1 models trained")  # the planner has nothing to train
+    assert printed[0].startswith("gripper.gnn-q-exp.s0: ") and "artifacts/gripper/gnn-q-exp-s0-" in printed[0]
+    assert not (trainer / "cells").exists() and not (trainer / "evaluations").exists()
+    (learned,) = (trainer / "artifacts").rglob("learned.json")
+    weights = (learned.parent / "model.pt").read_bytes()
+    assert main(["experiment", str(config_file), "--out", str(trainer), "--status"]) == 0
+    assert re.split(r"\s{2,}", capsys.readouterr().out.splitlines()[0])[:2] == ["gripper.gnn-q-exp.s0", "trained"]
+
+    evaluator = tmp_path / "evaluator"
+    shutil.copytree(trainer / "artifacts", evaluator / "artifacts")
+    rows = run_experiment(load_config(config_file, out=evaluator)).grid.rows
+    gnn = next(row for row in rows if row.method == "gnn-q-exp")
+    assert gnn.status == "ok" and gnn.learn_seconds == json.loads(learned.read_text())["seconds"]
+    assert (evaluator / gnn.artifact / "model.pt").read_bytes() == weights
+    with pytest.raises(SystemExit):  # one thing at a time
+        main(["experiment", str(config_file), "--train-only", "--status"])

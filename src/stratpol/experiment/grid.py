@@ -10,13 +10,15 @@ import enum
 import json
 import os
 import shutil
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from stratpol.atomic import write_text_atomically
 from stratpol.errors import InputError
-from stratpol.experiment.cells import LEARNED, Cell, CellRow, cell_fingerprint, run_cell, train_artifact
+from stratpol.experiment.cells import (LEARNED, Cell, CellRow, artifact_folder, cell_fingerprint, evaluation_folder,
+                                      run_cell, train_artifact)
 from stratpol.experiment.config import ExperimentConfig
 from stratpol.methods import MethodKind, TrainingFailed, method
 from stratpol.progress import finish_status, report_status
@@ -140,7 +142,6 @@ def grid_status(config: ExperimentConfig, domains: Sequence[str] | None = None,
     """Every cell of `config` (or those of `domains` and `methods`) in grid order: finished (with its
     scores), partly done, or not started."""
     from stratpol.evaluation.scaling import read_runs
-    from stratpol.experiment.cells import LEARNED, artifact_folder, evaluation_folder
 
     statuses = []
     for cell in selected_cells(config, domains, methods):
@@ -202,6 +203,59 @@ def run_grid(config: ExperimentConfig, jobs: int | None = None, cluster: str | N
     finish_status(progress, "cells")
     result.rows = [rows[cell] for cell in grid if cell in rows]
     return result
+
+
+@dataclass(frozen=True)
+class TrainedArtifact:
+    """The outcome of training one artifact folder without evaluating it."""
+
+    cell: Cell  # the first selected cell that reads this artifact
+    folder: Path
+    seconds: float | None  # the training's own seconds (None: it failed)
+    failure: str = ""
+
+
+def train_grid(config: ExperimentConfig, jobs: int | None = None, domains: Sequence[str] | None = None,
+               methods: Sequence[str] | None = None,
+               progress: Callable[[str], None] = lambda line: None) -> list[TrainedArtifact]:
+    """Train (or find trained) the artifacts of the unfinished cells of `domains` and `methods`, and
+    evaluate nothing: to train on one machine (one with a GPU) and evaluate where the grid runs next,
+    with the artifacts folder copied there. Artifacts that several cells read are trained once."""
+    todo: dict[Path, Cell] = {}
+    for cell in selected_cells(config, domains, methods):
+        if method(cell.method).kind is not MethodKind.PLANNER and finished_row(config, cell) is None:
+            todo.setdefault(artifact_folder(config, cell), cell)
+    progress(f"{len(todo)} artifacts to train or reuse")
+    cells_todo = list(todo.values())
+    jobs = jobs or config.jobs
+    if jobs == 1:
+        trained = (_train_quietly(config, cell) for cell in cells_todo)
+    else:
+        from joblib import Parallel, delayed
+
+        _quiet_resource_tracker()
+        trained = Parallel(n_jobs=jobs, return_as="generator_unordered")(
+            delayed(_train_quietly)(config, cell) for cell in cells_todo)
+    results = []
+    for done, artifact in enumerate(trained, start=1):
+        results.append(artifact)
+        outcome = f"failed: {artifact.failure}" if artifact.seconds is None else f"trained ({artifact.seconds:.0f} s)"
+        progress(f"{artifact.cell.id}: {outcome}")
+        report_status(progress, "artifacts", done, len(cells_todo), f"last: {artifact.cell.id}")
+    finish_status(progress, "artifacts")
+    return results
+
+
+def _train_quietly(config: ExperimentConfig, cell: Cell) -> TrainedArtifact:
+    """`train_artifact` with its progress on stderr and a failure returned, for a worker process."""
+    def report(line: str) -> None:
+        print(f"  [{cell.id}] {line}", file=sys.stderr, flush=True)
+
+    try:
+        folder, seconds = train_artifact(config, cell, report)
+    except TrainingFailed as failure:
+        return TrainedArtifact(cell, artifact_folder(config, cell), None, str(failure))
+    return TrainedArtifact(cell, folder, seconds)
 
 
 def _locally(config: ExperimentConfig, todo: list[Cell], jobs: int) -> Iterator[tuple[Cell, CellRow]]:
