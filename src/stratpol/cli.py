@@ -579,9 +579,9 @@ def _experiment(args: argparse.Namespace) -> int:
         print((config.out / "summary.md").read_text(), end="")
         print(f"{len(finished_rows(config))} of {len(cells(config))} cells finished; tables and plots in {config.out}")
         return 0
-    if args.train_only:
-        return _experiment_training(config, args.jobs, args.cluster, args.domains, args.methods)
     try:
+        if args.train_only:
+            return _experiment_training(config, args.jobs, args.cluster, args.domains, args.methods)
         with Progress() as progress:
             result = run_experiment(config, jobs=args.jobs, cluster=args.cluster, progress=progress,
                                     domains=args.domains, methods=args.methods)

@@ -145,10 +145,15 @@ def trained_models(config: ExperimentConfig, methods: Sequence[str], domains: Se
     return models
 
 
+def cell_report(cell: Cell) -> Callable[[str], None]:
+    """Progress lines of `cell`'s work on stderr, each marked with the cell (workers share one stderr)."""
+    return lambda line: print(f"  [{cell.id}] {line}", file=sys.stderr, flush=True)
+
+
 def run_cell(config: ExperimentConfig, cell: Cell, progress: Callable[[str], None] | None = None) -> CellRow:
     """Train or reuse the artifact of `cell`, evaluate it, and return its row (the caller saves it)."""
     started = time.perf_counter()
-    report = progress or (lambda line: print(f"  [{cell.id}] {line}", file=sys.stderr, flush=True))
+    report = progress or cell_report(cell)
     row = CellRow(cell.domain, cell.method, cell.seed, cell_fingerprint(config, cell), "ok")
     try:
         policy, row.learn_seconds, artifact = _policy(config, cell, report)

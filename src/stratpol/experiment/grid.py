@@ -10,18 +10,21 @@ import enum
 import json
 import os
 import shutil
-import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from stratpol.atomic import write_text_atomically
 from stratpol.errors import InputError
-from stratpol.experiment.cells import (LEARNED, Cell, CellRow, artifact_folder, cell_fingerprint, evaluation_folder,
-                                      run_cell, train_artifact)
+from stratpol.experiment.cells import (LEARNED, Cell, CellRow, artifact_folder, cell_fingerprint, cell_report,
+                                      evaluation_folder, run_cell, train_artifact)
 from stratpol.experiment.config import ExperimentConfig
 from stratpol.methods import MethodKind, TrainingFailed, method
 from stratpol.progress import finish_status, report_status
+
+
+T = TypeVar("T")
 
 
 class WorkerDied(RuntimeError):
@@ -227,17 +230,8 @@ def train_grid(config: ExperimentConfig, jobs: int | None = None, domains: Seque
             todo.setdefault(artifact_folder(config, cell), cell)
     progress(f"{len(todo)} artifacts to train or reuse")
     cells_todo = list(todo.values())
-    jobs = jobs or config.jobs
-    if jobs == 1:
-        trained = (_train_quietly(config, cell) for cell in cells_todo)
-    else:
-        from joblib import Parallel, delayed
-
-        _quiet_resource_tracker()
-        trained = Parallel(n_jobs=jobs, return_as="generator_unordered")(
-            delayed(_train_quietly)(config, cell) for cell in cells_todo)
     results = []
-    for done, artifact in enumerate(trained, start=1):
+    for done, artifact in enumerate(_in_workers(_train_only, config, cells_todo, jobs or config.jobs), start=1):
         results.append(artifact)
         outcome = f"failed: {artifact.failure}" if artifact.seconds is None else f"trained ({artifact.seconds:.0f} s)"
         progress(f"{artifact.cell.id}: {outcome}")
@@ -246,22 +240,27 @@ def train_grid(config: ExperimentConfig, jobs: int | None = None, domains: Seque
     return results
 
 
-def _train_quietly(config: ExperimentConfig, cell: Cell) -> TrainedArtifact:
-    """`train_artifact` with its progress on stderr and a failure returned, for a worker process."""
-    def report(line: str) -> None:
-        print(f"  [{cell.id}] {line}", file=sys.stderr, flush=True)
-
+def _train_only(config: ExperimentConfig, cell: Cell) -> TrainedArtifact:
+    """`train_artifact` of `cell`, a failed training returned rather than raised."""
     try:
-        folder, seconds = train_artifact(config, cell, report)
+        folder, seconds = train_artifact(config, cell, cell_report(cell))
     except TrainingFailed as failure:
         return TrainedArtifact(cell, artifact_folder(config, cell), None, str(failure))
     return TrainedArtifact(cell, folder, seconds)
 
 
 def _locally(config: ExperimentConfig, todo: list[Cell], jobs: int) -> Iterator[tuple[Cell, CellRow]]:
+    for row in _in_workers(run_cell, config, todo, jobs):
+        yield Cell(row.domain, row.method, row.seed), row
+
+
+def _in_workers(work: Callable[[ExperimentConfig, Cell], T], config: ExperimentConfig, todo: list[Cell],
+                jobs: int) -> Iterator[T]:
+    """`work(config, cell)` for each cell of `todo`, in `jobs` joblib worker processes, results as
+    they finish; a killed worker raises WorkerDied."""
     if jobs == 1:  # in this process: simplest to debug, and no worker start-up
         for cell in todo:
-            yield cell, run_cell(config, cell)
+            yield work(config, cell)
         return
     from joblib import Parallel, delayed
     from joblib.externals.loky.process_executor import TerminatedWorkerError
@@ -269,8 +268,7 @@ def _locally(config: ExperimentConfig, todo: list[Cell], jobs: int) -> Iterator[
     _quiet_resource_tracker()
     parallel = Parallel(n_jobs=jobs, return_as="generator_unordered")
     try:
-        for row in parallel(delayed(run_cell)(config, cell) for cell in todo):
-            yield Cell(row.domain, row.method, row.seed), row
+        yield from parallel(delayed(work)(config, cell) for cell in todo)
     except TerminatedWorkerError as error:  # killed from outside, or out of memory
         codes = str(error).rsplit("The exit codes of the workers are", 1)[-1].split("\n")[0].strip()
         raise WorkerDied(f"a worker process died ({codes or 'no exit code'}); the finished cells are saved: "
