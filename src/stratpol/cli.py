@@ -958,9 +958,9 @@ def build_parser() -> argparse.ArgumentParser:
                          help="run nothing; remove the evaluation folders of finished cells that their current "
                               "evaluation replaced (older settings or artifacts)")
     instead.add_argument("--train-only", action="store_true",
-                         help="train the models of the unfinished cells and evaluate nothing: train on a machine "
-                              "with a GPU, copy the results folder's artifacts/ back, and the grid run here "
-                              "evaluates them")
+                         help="train the models of the unfinished cells and evaluate nothing: train on a larger "
+                              "machine, copy the results folder's artifacts/ back, and the grid run here evaluates "
+                              "them (R-GNNs train on the GPU where [gnn] says device = \"auto\" or \"cuda\")")
     experiment.add_argument("--json", action="store_true", help="with --status: print it as JSON")
     experiment.set_defaults(run=_experiment)
 
