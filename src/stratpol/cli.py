@@ -605,8 +605,7 @@ def _experiment_training(config: ExperimentConfig, jobs: int | None, cluster: st
         trained = train_grid(config, jobs, domains, methods, progress)
     failed = [artifact for artifact in trained if artifact.seconds is None]
     for artifact in trained:
-        outcome = f"failed: {artifact.failure}" if artifact.seconds is None else f"{artifact.seconds:.0f} s"
-        print(f"{artifact.cell.id}: {outcome} ({artifact.folder.relative_to(config.out)})")
+        print(f"{artifact.cell.id}: {artifact.outcome} ({artifact.folder.relative_to(config.out)})")
     print(f"{len(trained) - len(failed)} of {len(trained)} models trained in {config.out / 'artifacts'}; "
           f"run the grid without --train-only to evaluate them")
     return 1 if failed else 0

@@ -217,6 +217,10 @@ class TrainedArtifact:
     seconds: float | None  # the training's own seconds (None: it failed)
     failure: str = ""
 
+    @property
+    def outcome(self) -> str:
+        return f"failed: {self.failure}" if self.seconds is None else f"trained ({self.seconds:.0f} s)"
+
 
 def train_grid(config: ExperimentConfig, jobs: int | None = None, domains: Sequence[str] | None = None,
                methods: Sequence[str] | None = None,
@@ -234,8 +238,7 @@ def train_grid(config: ExperimentConfig, jobs: int | None = None, domains: Seque
     results = []
     for done, artifact in enumerate(_in_workers(_train_only, config, cells_todo, jobs or config.jobs), start=1):
         results.append(artifact)
-        outcome = f"failed: {artifact.failure}" if artifact.seconds is None else f"trained ({artifact.seconds:.0f} s)"
-        progress(f"{artifact.cell.id}: {outcome}")
+        progress(f"{artifact.cell.id}: {artifact.outcome}")
         report_status(progress, "artifacts", done, len(cells_todo), f"last: {artifact.cell.id}")
     finish_status(progress, "artifacts")
     return results
@@ -272,7 +275,7 @@ def _in_workers(work: Callable[[ExperimentConfig, Cell], T], config: ExperimentC
         yield from parallel(delayed(work)(config, cell) for cell in todo)
     except TerminatedWorkerError as error:  # killed from outside, or out of memory
         codes = str(error).rsplit("The exit codes of the workers are", 1)[-1].split("\n")[0].strip()
-        raise WorkerDied(f"a worker process died ({codes or 'no exit code'}); the finished cells are saved: "
+        raise WorkerDied(f"a worker process died ({codes or 'no exit code'}); what finished is saved: "
                          f"run the same command to resume") from None
 
 
