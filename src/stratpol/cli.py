@@ -561,6 +561,8 @@ def _experiment(args: argparse.Namespace) -> int:
     if args.json and not args.status:
         raise InputError("--json goes with --status")
     config = load_config(args.config, out=args.out)
+    if args.device:
+        config = config.training_on(args.device)
     if args.status:
         return _experiment_status(config, args.json, args.domains, args.methods)
     if args.prune:
@@ -959,7 +961,11 @@ def build_parser() -> argparse.ArgumentParser:
     instead.add_argument("--train-only", action="store_true",
                          help="train the models of the unfinished cells and evaluate nothing: train on a larger "
                               "machine, copy the results folder's artifacts/ back, and the grid run here evaluates "
-                              "them (R-GNNs train on the GPU where [gnn] says device = \"auto\" or \"cuda\")")
+                              "them (with --device cuda, the R-GNNs train on the GPU)")
+    experiment.add_argument("--device", choices=["auto", "cpu", "cuda"],
+                            help="where this run trains the grid's R-GNNs (default: the config's [gnn] device, "
+                                 "cpu); not a training setting: models trained on a GPU are the cells' models "
+                                 "wherever the grid runs next")
     experiment.add_argument("--json", action="store_true", help="with --status: print it as JSON")
     experiment.set_defaults(run=_experiment)
 

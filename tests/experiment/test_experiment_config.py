@@ -150,3 +150,16 @@ def test_excluded_cells_are_left_out_of_the_grid_and_a_wrong_one_is_named(tmp_pa
     assert "ferry.wl-xgb-delta.s0" not in ids and "gripper.wl-xgb-delta.s0" in ids and len(ids) == 12
     with pytest.raises(InputError, match="exclude: 'ferry.gnn-v' is not a cell of this grid"):
         load_config(_write(tmp_path, 'exclude = ["ferry.gnn-v"]\n' + VALID))
+
+
+def test_the_training_device_changes_neither_the_cells_nor_their_models(tmp_path):
+    from stratpol.experiment.cells import Cell, artifact_folder, cell_fingerprint
+
+    config = load_config(_write(tmp_path, VALID))
+    on_gpu = config.training_on("cuda")
+    assert on_gpu.gnn.training.device == "cuda" and config.gnn.training.device == "cpu"
+    cell = Cell("gripper", "gnn-q-exp", 0)
+    assert artifact_folder(on_gpu, cell) == artifact_folder(config, cell)
+    assert cell_fingerprint(on_gpu, cell) == cell_fingerprint(config, cell)
+    deeper = load_config(_write(tmp_path, VALID.replace("epochs = 3", "epochs = 3\nlayers = 30")))
+    assert artifact_folder(deeper, cell) != artifact_folder(config, cell)

@@ -75,6 +75,7 @@ def training_settings(config: ExperimentConfig, cell: Cell) -> dict:
     settings = {MethodKind.RULES: config.rules, MethodKind.GNN: config.gnn, MethodKind.WL: config.wl,
                 MethodKind.PLANNER: config.planner}[kind]
     changed = _for_domain(flat_settings(settings), ("sizes", "per_size"), cell.domain)
+    changed.pop("device", None)  # where a model trains, not what it learns (its training.json says where)
     if "policies" in changed:  # a saved policy: its content, wherever the folder lies
         saved = config.rules.saved_policy(cell.domain)
         changed["policies"] = None if saved is None else path_hash(saved)

@@ -116,6 +116,10 @@ class ExperimentConfig:
         folder = Path(self.evaluation.ipc_benchmarks) / domain
         return folder if (folder / "testing").is_dir() else None
 
+    def training_on(self, device: str) -> ExperimentConfig:
+        """This grid with its R-GNNs trained on `device` (auto, cpu or cuda): the same cells and models."""
+        return replace(self, gnn=replace(self.gnn, training=replace(self.gnn.training, device=device)))
+
 
 class _Reader:
     """Typed access to one TOML table; errors name the file and the dotted key."""

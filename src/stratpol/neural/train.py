@@ -24,11 +24,11 @@ from stratpol.generation import domain_folder
 from stratpol.generation.size_csp import smallest_size
 from stratpol.method_settings import GNNTraining
 from stratpol.methods import FIXED_SELECTIONS, selected_checkpoint
-from stratpol.neural.checkpoint_selection import CheckpointSelection
+from stratpol.neural.checkpoint_selection import CheckpointSelection, cpu_policy
 from stratpol.neural.data import TeacherTrajectory, teacher_data
 from stratpol.neural.encoding import StateEncoder
 from stratpol.neural.losses import q_loss, regulariser_bounds, value_loss
-from stratpol.neural.policies import CHECKPOINT_FILES, GNNPolicy, pick_device, save_checkpoint
+from stratpol.neural.policies import CHECKPOINT_FILES, pick_device, save_checkpoint
 from stratpol.neural.rgnn import RelationalGNN, RGNNConfig
 from stratpol.neural.selection import FixedScores, fixed_coverage, fixed_validation_set
 from stratpol.provenance import Provenance, claim_folder
@@ -97,7 +97,7 @@ def train_gnn(domain: str, trajectories: Sequence[TeacherTrajectory], config: GN
     report = TrainingReport(config.value, str(device), len(examples), sum(p.numel() for p in model.parameters()),
                             len(trajectories), sorted({t.size for t in trajectories}))
     start_size, bound = _validation_start(trajectories)
-    selection = CheckpointSelection(folder, encoder, device, start_size, bound, config.validation_instances,
+    selection = CheckpointSelection(folder, encoder, start_size, bound, config.validation_instances,
                                     config.validation_tau, config.validation_sizes, config.validation_growth,
                                     config.seed, progress)
     fixed_examples = _examples(fixed_set, config.value)
@@ -209,7 +209,7 @@ def _fixed_scores(model: RelationalGNN, encoder: StateEncoder, fixed_set: Sequen
         for first in range(0, len(examples), config.batch_size):
             chunk = examples[first:first + config.batch_size]
             total += _batch_loss(model, encoder, chunk, config, device).item() * len(chunk)
-    coverage = fixed_coverage(GNNPolicy(model, encoder, device=device), fixed_set, bound)
+    coverage = fixed_coverage(cpu_policy(model, encoder), fixed_set, bound)
     return FixedScores(total / len(examples), coverage)
 
 
