@@ -121,6 +121,8 @@ def test_a_resumed_evaluation_counts_the_recorded_seconds_against_each_size_budg
     again = scaling_evaluation(_SlowPolicy(policy, 0.1), folder, settings, out=tmp_path, source="slow")
     assert [m.runs for m in first.sizes] == [m.runs for m in again.sizes] == [2, 2]
     assert (tmp_path / "runs.jsonl").read_text().splitlines() == lines
+    # and each size reports the seconds its recorded runs took, not the moment of reading them back
+    assert all(m.seconds >= 0.2 for m in again.sizes)
 
 
 def test_another_stop_rule_takes_over_the_runs_of_the_same_draws(gripper_policy, tmp_path):

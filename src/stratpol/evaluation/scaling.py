@@ -201,8 +201,8 @@ def _evaluate_size(policy: GeneralPolicy, folder: DomainFolder, size: int, setti
     lengths = [r.plan_length for r in records if r.plan_length is not None]
     failures = dict(Counter(r.failure for r in records if r.failure is not None))
     return SizeResult(size, interval.runs, interval.mean, interval.half_width,
-                      sum(lengths) / len(lengths) if lengths else None, time.perf_counter() - started,
-                      failures), records
+                      sum(lengths) / len(lengths) if lengths else None, time.perf_counter() - started + replayed,
+                      failures), records  # a resumed size keeps the seconds its runs took, not the re-read's
 
 
 def _take_over_runs(earlier: Path, out: Path, provenance: Provenance, progress: Callable[[str], None]) -> None:
