@@ -39,8 +39,9 @@ class Judgement:
 class CheckpointSelection:
     """Keeps the best checkpoint of a run by dynamic validation, judging each on the current window."""
 
-    def __init__(self, folder: DomainFolder, encoder: StateEncoder, start_size: int, plan_length_bound: int, instances: int, tau: float, sizes: int, growth: int = 0,
-                 seed: int = 0, progress: Callable[[str], None] = lambda line: None) -> None:
+    def __init__(self, folder: DomainFolder, encoder: StateEncoder, start_size: int, plan_length_bound: int,
+                 instances: int, tau: float, sizes: int, growth: int = 0, seed: int = 0,
+                 progress: Callable[[str], None] = lambda line: None) -> None:
         self.folder, self.encoder = folder, encoder
         self.start_size, self.plan_length_bound = start_size, plan_length_bound
         self.instances, self.tau, self.growth, self.seed = instances, tau, growth, seed
@@ -76,8 +77,8 @@ class CheckpointSelection:
 
     def _validate(self, model: RelationalGNN, above: int, end: int) -> ValidationResult:
         """Algorithm 2 over the sizes above `above` up to `end`."""
-        return dynamic_validation(cpu_policy(model, self.encoder), self.folder, above, self.plan_length_bound, self.instances, self.tau,
-                                  max_size=end, seed=self.seed)
+        return dynamic_validation(cpu_policy(model, self.encoder), self.folder, above, self.plan_length_bound,
+                                  self.instances, self.tau, max_size=end, seed=self.seed)
 
     def _fills_window(self, result: ValidationResult) -> bool:
         """Validation reached the window's end without coverage dropping to tau."""
