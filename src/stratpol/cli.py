@@ -581,6 +581,10 @@ def _experiment(args: argparse.Namespace) -> int:
         print((config.out / "summary.md").read_text(), end="")
         print(f"{len(finished_rows(config))} of {len(cells(config))} cells finished; tables and plots in {config.out}")
         return 0
+    if config.gnn.training.device != "cpu":  # no CUDA here: one line now, not a failed training per cell
+        from stratpol.neural.policies import pick_device
+
+        pick_device(config.gnn.training.device)
     try:
         if args.train_only:
             return _experiment_training(config, args.jobs, args.cluster, args.domains, args.methods)

@@ -163,3 +163,13 @@ def test_the_training_device_changes_neither_the_cells_nor_their_models(tmp_path
     assert cell_fingerprint(on_gpu, cell) == cell_fingerprint(config, cell)
     deeper = load_config(_write(tmp_path, VALID.replace("epochs = 3", "epochs = 3\nlayers = 30")))
     assert artifact_folder(deeper, cell) != artifact_folder(config, cell)
+
+
+def test_training_on_a_missing_gpu_is_one_line_before_any_cell_runs(tmp_path, capsys):
+    torch = pytest.importorskip("torch")
+    if torch.cuda.is_available():
+        pytest.skip("this machine has CUDA")
+    path = _write(tmp_path, VALID)
+    assert main(["experiment", str(path), "--device", "cuda", "--train-only"]) == 2
+    assert capsys.readouterr().err == "stratpol: error: --device cuda: no CUDA device is available here\n"
+    assert not (tmp_path / "results").exists()

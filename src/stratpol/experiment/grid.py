@@ -226,9 +226,8 @@ def train_grid(config: ExperimentConfig, jobs: int | None = None, domains: Seque
                methods: Sequence[str] | None = None,
                progress: Callable[[str], None] = lambda line: None) -> list[TrainedArtifact]:
     """Train (or find trained) the artifacts of the unfinished cells of `domains` and `methods`, and
-    evaluate nothing: to train on one machine (a larger one, or one with a GPU where the config's
-    device asks for it) and evaluate where the grid runs next, with the artifacts folder copied
-    there. Artifacts that several cells read are trained once."""
+    evaluate nothing: to train on one machine (a larger one, or one with a GPU: `training_on`) and
+    evaluate where the grid runs next, with the artifacts folder copied there. Artifacts that several cells read are trained once."""
     todo: dict[Path, Cell] = {}
     for cell in selected_cells(config, domains, methods):
         if method(cell.method).kind is not MethodKind.PLANNER and finished_row(config, cell) is None:
