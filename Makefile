@@ -4,6 +4,8 @@ VENV := .venv
 PIP := $(VENV)/bin/python -m pip install --quiet --disable-pip-version-check --no-deps
 CORE := $(VENV)/.installed-core
 TEST := $(VENV)/.installed-test
+# pytest-xdist workers, the project machine's two cores; `make test TEST_JOBS=0` runs in one process
+TEST_JOBS ?= 2
 
 .PHONY: demo test bench clean
 
@@ -11,7 +13,7 @@ demo: $(CORE)
 	$(VENV)/bin/stratpol learn gripper
 
 test: $(TEST)
-	$(VENV)/bin/python -m pytest -q
+	$(VENV)/bin/python -m pytest -q -n $(TEST_JOBS) --dist worksteal
 
 bench: $(CORE)
 	$(VENV)/bin/stratpol bench planning
