@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 from stratpol.generation import domain_folder
 from stratpol.neural.encoding import StateEncoder, action_relation, goal_relation
 from stratpol.neural.policies import GNNPolicy
-from stratpol.neural.rgnn import ONE_EXP_MISH_FROM, Mish, RelationalGNN, RGNNConfig, _one_exp_mish, _smooth_maximum
+from stratpol.neural.rgnn import (ONE_EXP_MISH_FROM, Mish, RelationalGNN, RGNNConfig, _apply_mlp, _apply_norm,
+                                  _one_exp_mish, _smooth_maximum)
 
 
 def _model(encoder: StateEncoder, head: str, seed: int = 0) -> RelationalGNN:
@@ -123,6 +124,18 @@ def test_mish_takes_the_one_exp_form_only_without_autograd_on_large_tensors():
     with torch.no_grad():
         assert torch.equal(Mish()(x), _one_exp_mish(x)) and torch.equal(Mish()(x[:-1]), F.mish(x[:-1]))
     assert torch.equal(Mish()(x), F.mish(x))
+
+
+@pytest.mark.parametrize("rows", [3, ONE_EXP_MISH_FROM])  # torch's mish kernel, then the one-exp form
+def test_the_forward_pass_computes_what_the_modules_compute(gripper, rows):
+    # the forward pass calls the MLPs' and the norm's functions, not the modules: the same values
+    # to the bit, with autograd (training) and without (decisions)
+    model = _model(StateEncoder(gripper, actions=True), "q")
+    x = torch.randn(rows, 16, generator=torch.Generator().manual_seed(1))
+    for grad in (True, False):
+        with torch.set_grad_enabled(grad):
+            assert torch.equal(_apply_mlp(model.update, x), model.update(x))
+            assert torch.equal(_apply_norm(model.norm, x[:, :8]), model.norm(x[:, :8]))
 
 
 @pytest.mark.parametrize("chunk_nodes", [1, 40, 10**6])
