@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from stratpol.evaluation import PlannerPolicy, RulePolicy, RunFailure, run
+from stratpol.evaluation.runner import run_together
 from stratpol.features import Vocabulary
 from stratpol.generation import domain_folder
 from stratpol.planning import Domain
@@ -23,6 +24,25 @@ def test_rule_policy_run_solves_and_is_reproducible():
     again = run(RulePolicy(policy, vocabulary, seed=4), instance, step_bound=100)
     assert first.solved and first.plan == again.plan and first.failure is None
     assert run(RulePolicy(policy, vocabulary, tie_break="first"), instance, step_bound=5).failure is RunFailure.STEP_BOUND
+
+
+def test_runs_together_end_as_the_same_runs_alone():
+    # run_together advances several runs a decision at a time; a policy without choose_together
+    # decides for each alone, so each run is the run it would be by itself: solved, at the step
+    # bound or a revisit, with the same plan
+    folder = domain_folder("gripper")
+    vocabulary = Vocabulary(folder.domain)
+    instances = [folder.domain.instance_from_text(folder.generator(balls=balls)) for balls in (1, 4, 7)]
+    moving = Feature("r", Kind.NUMERICAL, "n_count(c_primitive(at-robby,0))")
+    for policy in (read_policy(DATA / "golden" / "gripper.policy"), Policy.of([moving], [Rule.of({}, {})])):
+        for tie_break in ("first", "random"):
+            rules = RulePolicy(policy, vocabulary, tie_break=tie_break, seed=3)
+            together = run_together(rules, instances, step_bound=30)
+            alone = [run(rules, instance, step_bound=30) for instance in instances]
+            assert [(o.instance, o.plan, o.failure) for o in together] == [(o.instance, o.plan, o.failure) for o in alone]
+    assert RunFailure.REVISIT in {o.failure for o in together}  # the wandering policy's random walks
+    solved = run_together(RulePolicy(read_policy(DATA / "golden" / "gripper.policy"), vocabulary), instances, 15)
+    assert [o.solved for o in solved] == [True, True, False] and solved[2].failure is RunFailure.STEP_BOUND
 
 
 def test_no_successor_revisit_and_dead_end():

@@ -155,6 +155,43 @@ def test_a_value_decision_in_chunks_scores_what_one_pass_scores(chunk_nodes, mon
     assert torch.allclose(scores, one_pass + 1.0, atol=1e-5)  # blocksworld's actions cost 1
 
 
+@pytest.mark.parametrize("head", ["value", "q"])
+def test_decisions_made_together_score_and_choose_as_each_alone(head):
+    # run_together asks a GNN policy once a step for all runs: one forward pass (V: chunks of it)
+    # over every state, whose scores are each decision's own up to the last bits (other matmul shapes)
+    from stratpol.evaluation.runner import run_together
+
+    folder = domain_folder("blocksworld")
+    instances = [blocks_instance(folder.domain, blocks, seed=blocks) for blocks in (4, 6, 9)]
+    encoder = StateEncoder(folder.domain, actions=head == "q")
+    policy = GNNPolicy(_model(encoder, head, seed=2), encoder)
+    states = [instance.initial_state for instance in instances]
+    successors = [sorted(instance.successors(state), key=lambda s: str(s.action))
+                  for instance, state in zip(instances, states)]
+    alone = [policy.scores(state, of_state) for state, of_state in zip(states, successors)]
+    together = policy.scores_together(list(zip(states, successors)))
+    assert [len(s) for s in together] == [len(s) for s in successors]
+    assert all(torch.allclose(a, b, atol=1e-5) for a, b in zip(alone, together))
+    blocked = {s.state for s in successors[1]}  # every successor of the second state excluded
+    chosen = policy.choose_together([(policy.controller(instance), state, blocked)
+                                     for instance, state in zip(instances, states)])
+    assert chosen[1] is None
+    for index in (0, 2):
+        allowed = [s.state not in blocked for s in successors[index]]
+        best = min(score for score, ok in zip(alone[index].tolist(), allowed) if ok)
+        picked = successors[index].index(chosen[index])
+        assert allowed[picked] and alone[index][picked].item() <= best + 1e-5
+
+    class Counting(GNNPolicy):
+        def choose_together(self, decisions):
+            calls.append(len(decisions))
+            return super().choose_together(decisions)
+
+    calls: list[int] = []
+    outcomes = run_together(Counting(policy.model, encoder), instances, step_bound=12)
+    assert calls[0] == 3 and len(outcomes) == 3 and all(o.steps <= 12 for o in outcomes)
+
+
 def test_a_batch_is_the_same_whatever_the_string_hash_seed():
     # states hold their atoms in sets, which iterate by string hash: the encoder sorts them, so that
     # the order of the additions in message passing, and so a training run, repeat exactly

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import importlib
 
-_HOMES = {"Controller": "policies", "GeneralPolicy": "policies", "PlannerPolicy": "policies", "RulePolicy": "policies",
-          "RunFailure": "runner", "RunOutcome": "runner", "run": "runner"}
+_HOMES = {"BatchPolicy": "policies", "Controller": "policies", "GeneralPolicy": "policies", "PlannerPolicy": "policies",
+          "RulePolicy": "policies", "RunFailure": "runner", "RunOutcome": "runner", "run": "runner",
+          "run_together": "runner"}
 
 __all__ = sorted(_HOMES)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import random
 import time
-from collections.abc import Container
+from collections.abc import Container, Sequence
 from typing import Protocol
 
 from stratpol.features import Vocabulary
@@ -38,6 +38,15 @@ class GeneralPolicy(Protocol):
 
     def controller(self, instance: Instance) -> Controller:
         """A controller for one run on `instance`."""
+
+
+class BatchPolicy(GeneralPolicy, Protocol):
+    """A policy that decides for several runs at once, as a network does in one forward pass
+    (evaluation.runner.run_together)."""
+
+    def choose_together(self, decisions: Sequence[tuple[Controller, State, Container[State]]]
+                        ) -> list[Successor | None]:
+        """What each (controller, state, exclude) would choose, decided together."""
 
 
 TIE_BREAKS = ("first", "random")

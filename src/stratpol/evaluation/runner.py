@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import enum
 import time
-from collections.abc import Container
+from collections.abc import Container, Sequence
 from dataclasses import dataclass
 
 from stratpol.evaluation.policies import GeneralPolicy, SketchController
-from stratpol.planning import GroundAction, Instance, State
+from stratpol.planning import GroundAction, Instance, State, Successor
 from stratpol.planning.dead_ends import is_dead_end
 from stratpol.planning.plans import validate_plan
 from stratpol.planning.search import SearchStatus, iw_to_target
@@ -80,52 +80,99 @@ def run(policy: GeneralPolicy, instance: Instance, step_bound: int, forbid_revis
     the first IW(1), ..., IW(k) search that reaches a goal or a state the policy accepts from it.
     A solved run's plan is validated by executing it again.
     """
-    started = time.perf_counter()
-    controller = policy.controller(instance)
-    if sketch_width > 0 and not hasattr(controller, "accepts"):
-        raise TypeError(f"policy {policy.name} judges no pairs of states, so it cannot be run as a sketch")
-    state = instance.initial_state
-    visited = {state}
-    plan: list[GroundAction] = []
-    widths: list[int] = []
-    cost = 0.0
-    failure = None
-    while not instance.is_goal(state):
-        if len(plan) >= step_bound:
-            failure = RunFailure.STEP_BOUND
-            break
-        if time_limit is not None and time.perf_counter() - started > time_limit:
-            failure = RunFailure.TIME_LIMIT
-            break
-        excluded = visited if forbid_revisits else ()
-        chosen = controller.choose(state, excluded)
+    trajectory = _Trajectory(policy, instance, step_bound, forbid_revisits, dead_end_time_limit, time_limit,
+                             sketch_width)
+    while trajectory.outcome is None:
+        trajectory.advance(trajectory.controller.choose(trajectory.state, trajectory.excluded))
+    return trajectory.outcome
+
+
+def run_together(policy: GeneralPolicy, instances: Sequence[Instance], step_bound: int,
+                 forbid_revisits: bool = False) -> list[RunOutcome]:
+    """`run` on each instance, all advanced a decision at a time, so that a policy that can decide
+    for several runs at once (BatchPolicy: a network's one forward pass) is asked once a step. Each
+    outcome's seconds run from the common start to the end of its own run."""
+    trajectories = [_Trajectory(policy, instance, step_bound, forbid_revisits) for instance in instances]
+    choose_together = getattr(policy, "choose_together", None)
+    while pending := [t for t in trajectories if t.outcome is None]:
+        if choose_together is None or len(pending) == 1:
+            choices = [t.controller.choose(t.state, t.excluded) for t in pending]
+        else:
+            choices = choose_together([(t.controller, t.state, t.excluded) for t in pending])
+        for trajectory, chosen in zip(pending, choices):
+            trajectory.advance(chosen)
+    return [t.outcome for t in trajectories]
+
+
+class _Trajectory:
+    """One run in progress, a decision at a time: where it stands, what it did, and its outcome
+    once it has ended."""
+
+    def __init__(self, policy: GeneralPolicy, instance: Instance, step_bound: int, forbid_revisits: bool,
+                 dead_end_time_limit: float = 10.0, time_limit: float | None = None, sketch_width: int = 0) -> None:
+        self.started = time.perf_counter()
+        self.controller = policy.controller(instance)
+        if sketch_width > 0 and not hasattr(self.controller, "accepts"):
+            raise TypeError(f"policy {policy.name} judges no pairs of states, so it cannot be run as a sketch")
+        self.instance, self.step_bound, self.forbid_revisits = instance, step_bound, forbid_revisits
+        self.dead_end_time_limit, self.time_limit, self.sketch_width = dead_end_time_limit, time_limit, sketch_width
+        self.state = instance.initial_state
+        self.visited = {self.state}
+        self.plan: list[GroundAction] = []
+        self.widths: list[int] = []
+        self.cost = 0.0
+        self.outcome: RunOutcome | None = None
+        self._end_or_go_on()
+
+    @property
+    def excluded(self) -> Container[State]:
+        return self.visited if self.forbid_revisits else ()
+
+    def advance(self, chosen: Successor | None) -> None:
+        """Take the controller's choice from the current state (None: it had none)."""
+        failure = None
         if chosen is not None:
             steps, width = [(chosen.action, chosen.state, chosen.cost)], 0
-        elif sketch_width > 0:
-            remaining = None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - started))
-            steps, width, failure = _subgoal(instance, controller, state, sketch_width, excluded, remaining)
+        elif self.sketch_width > 0:
+            elapsed = time.perf_counter() - self.started
+            remaining = None if self.time_limit is None else max(0.0, self.time_limit - elapsed)
+            steps, width, failure = _subgoal(self.instance, self.controller, self.state, self.sketch_width,
+                                             self.excluded, remaining)
         else:
             steps = None
         if steps is None:
-            if failure is None:
-                failure = _planner_failure(controller) or (
-                    RunFailure.DEAD_END if is_dead_end(instance, state, dead_end_time_limit) else RunFailure.NO_SUCCESSOR)
-            break
-        for action, state, step_cost in steps:
-            plan.append(action)
-            cost += step_cost
-        if sketch_width > 0:
-            widths.append(width)
-        if state in visited:
-            failure = RunFailure.REVISIT
-            break
-        visited.add(state)
-    solved = failure is None
-    if solved:
-        check = validate_plan(instance, plan)
-        if not check.valid:
-            raise RuntimeError(f"a policy run on {instance.name} reached the goal with an invalid plan: {check.reason}")
-    return RunOutcome(instance.name, solved, tuple(plan), cost, time.perf_counter() - started, failure, tuple(widths))
+            self._end(failure or _planner_failure(self.controller) or (
+                RunFailure.DEAD_END if is_dead_end(self.instance, self.state, self.dead_end_time_limit)
+                else RunFailure.NO_SUCCESSOR))
+            return
+        for action, self.state, step_cost in steps:
+            self.plan.append(action)
+            self.cost += step_cost
+        if self.sketch_width > 0:
+            self.widths.append(width)
+        if self.state in self.visited:
+            self._end(RunFailure.REVISIT)
+            return
+        self.visited.add(self.state)
+        self._end_or_go_on()
+
+    def _end_or_go_on(self) -> None:
+        """End the run at a goal, at the step bound or past the time limit; else it goes on."""
+        if self.instance.is_goal(self.state):
+            self._end(None)
+        elif len(self.plan) >= self.step_bound:
+            self._end(RunFailure.STEP_BOUND)
+        elif self.time_limit is not None and time.perf_counter() - self.started > self.time_limit:
+            self._end(RunFailure.TIME_LIMIT)
+
+    def _end(self, failure: RunFailure | None) -> None:
+        if failure is None:
+            check = validate_plan(self.instance, self.plan)
+            if not check.valid:
+                raise RuntimeError(f"a policy run on {self.instance.name} reached the goal with an invalid plan: "
+                                   f"{check.reason}")
+        self.outcome = RunOutcome(self.instance.name, failure is None, tuple(self.plan), self.cost,
+                                  time.perf_counter() - self.started, failure, tuple(self.widths))
 
 
 def _planner_failure(controller: object) -> RunFailure | None:

@@ -25,7 +25,7 @@ from stratpol.atomic import write_csv_atomically, write_text_atomically
 from stratpol.evaluation.confidence import SequentialInterval
 from stratpol.evaluation.policies import GeneralPolicy
 from stratpol.evaluation.protocol import DRAW_SETTINGS, ScalingSettings
-from stratpol.evaluation.runner import run
+from stratpol.evaluation.runner import run, run_together
 from stratpol.generation.registry import DomainFolder
 from stratpol.generation.sampling import sample
 from stratpol.generation.size_csp import size_exists
@@ -279,16 +279,16 @@ LARGEST_VALIDATION_SIZE = 500  # dynamic validation goes no further up, however 
 def dynamic_validation(policy: GeneralPolicy, folder: DomainFolder, start_size: int, plan_length_bound: int,
                        instances_per_size: int = 10, tau: float = 0.3, max_size: int = LARGEST_VALIDATION_SIZE,
                        forbid_revisits: bool = False, seed: int = 0) -> ValidationResult:
-    """Algorithm 2: from start_size + 1 upwards, m instances per size, until coverage <= tau."""
+    """Algorithm 2: from start_size + 1 upwards, m instances per size, until coverage <= tau. The m
+    runs of a size go together (run_together): a network decides for all of them in one pass."""
     coverage: dict[int, float] = {}
     for size in range(start_size + 1, max_size + 1):
         if not size_exists(folder.size_model, size):
             continue
-        solved = 0
-        for index in range(instances_per_size):
-            text = _draw_text(folder, size, index, seed)
-            solved += _run_one(policy, folder.domain, text, size, index, plan_length_bound, forbid_revisits).solved
-        coverage[size] = solved / instances_per_size
+        instances = [folder.domain.instance_from_text(_draw_text(folder, size, index, seed))
+                     for index in range(instances_per_size)]
+        outcomes = run_together(policy, instances, plan_length_bound, forbid_revisits)
+        coverage[size] = sum(outcome.solved for outcome in outcomes) / instances_per_size
         if coverage[size] <= tau:
             break
     return ValidationResult(sum(coverage.values()), coverage)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import pickle
-from collections.abc import Container
+from collections.abc import Container, Sequence
 from pathlib import Path
 
 import torch
@@ -58,16 +58,37 @@ class GNNPolicy:
     def controller(self, instance: Instance) -> _GNNController:
         return _GNNController(self)
 
-    @torch.no_grad()
+    def choose_together(self, decisions: Sequence[tuple[_GNNController, State, Container[State]]]
+                        ) -> list[Successor | None]:
+        """Each run's choice, the states of all of them scored in one forward pass (V: passes of
+        about CHUNK_NODES nodes). The matrices have other shapes than a lone decision's, so the
+        scores may differ from its in the last bits (transport, 5 states: up to 1.5e-5), and a near
+        tie may go the other way."""
+        candidates = [controller.candidates(state, exclude) for controller, state, exclude in decisions]
+        open_ = [(state, found) for (_, state, _), found in zip(decisions, candidates) if found is not None]
+        scores = iter(self.scores_together([(state, successors) for state, (successors, _) in open_]))
+        return [None if found is None else _best(*found, next(scores)) for found in candidates]
+
     def scores(self, state: State, successors: list[Successor]) -> torch.Tensor:
         """cost + V(s') per successor, or Q(s, a) per successor's action: lower is better."""
+        return self.scores_together([(state, successors)])[0]
+
+    @torch.no_grad()
+    def scores_together(self, decisions: Sequence[tuple[State, list[Successor]]]) -> list[torch.Tensor]:
+        """`scores` of each (state, successors), computed in one forward pass (V: chunks of it)."""
+        if not decisions:
+            return []
         if self.model.config.head == "value":
+            successors = [s for _, of_state in decisions for s in of_state]
             costs = torch.tensor([s.cost for s in successors], device=self.device)
-            chunks = _chunks(successors, len(state.instance.objects)) if self.device.type == "cpu" else [successors]
-            return costs + torch.cat([self.model(self.encoder.encode([(s.state, ()) for s in chunk]).to(self.device))
-                                      for chunk in chunks])
-        batch = self.encoder.encode([(state, [s.action for s in successors])]).to(self.device)
-        return self.model(batch)
+            objects = max(len(state.instance.objects) for state, _ in decisions)
+            chunks = _chunks(successors, objects) if self.device.type == "cpu" else [successors]
+            values = costs + torch.cat([self.model(self.encoder.encode([(s.state, ()) for s in chunk]).to(self.device))
+                                        for chunk in chunks])
+        else:
+            batch = self.encoder.encode([(state, [s.action for s in of_state]) for state, of_state in decisions])
+            values = self.model(batch.to(self.device))
+        return list(values.split([len(of_state) for _, of_state in decisions]))
 
 
 CHUNK_NODES = 2048  # object nodes per forward pass of a V decision
@@ -89,14 +110,23 @@ class _GNNController:
         self.visited: set[State] = set()
 
     def choose(self, state: State, exclude: Container[State] = ()) -> Successor | None:
+        found = self.candidates(state, exclude)
+        return None if found is None else _best(*found, self.policy.scores(state, found[0]))
+
+    def candidates(self, state: State, exclude: Container[State]) -> tuple[list[Successor], list[bool]] | None:
+        """The successors of `state` by action name, and which of them may be chosen (unvisited, not
+        excluded); None when none may. Marks `state` visited."""
         self.visited.add(state)
         successors = sorted(state.instance.successors(state), key=lambda s: str(s.action))
         allowed = [s.state not in self.visited and s.state not in exclude for s in successors]
-        if not any(allowed):
-            return None
-        scores = self.policy.scores(state, successors).cpu()
-        scores[~torch.tensor(allowed)] = float("inf")
-        return successors[int(torch.argmin(scores))]
+        return (successors, allowed) if any(allowed) else None
+
+
+def _best(successors: list[Successor], allowed: list[bool], scores: torch.Tensor) -> Successor:
+    """The allowed successor of the lowest score; the first by action name among equals."""
+    scores = scores.cpu()
+    scores[~torch.tensor(allowed)] = float("inf")
+    return successors[int(torch.argmin(scores))]
 
 
 def save_checkpoint(folder: Path, model: RelationalGNN, domain: str, value: str, training: dict) -> None:
