@@ -39,7 +39,8 @@ def test_runs_together_end_as_the_same_runs_alone():
             rules = RulePolicy(policy, vocabulary, tie_break=tie_break, seed=3)
             together = run_together(rules, instances, step_bound=30)
             alone = [run(rules, instance, step_bound=30) for instance in instances]
-            assert [(o.instance, o.plan, o.failure) for o in together] == [(o.instance, o.plan, o.failure) for o in alone]
+            ends = lambda outcomes: [(o.instance, o.plan, o.failure) for o in outcomes]
+            assert ends(together) == ends(alone)
     assert RunFailure.REVISIT in {o.failure for o in together}  # the wandering policy's random walks
     solved = run_together(RulePolicy(read_policy(DATA / "golden" / "gripper.policy"), vocabulary), instances, 15)
     assert [o.solved for o in solved] == [True, True, False] and solved[2].failure is RunFailure.STEP_BOUND
