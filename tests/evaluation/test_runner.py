@@ -26,6 +26,11 @@ def test_rule_policy_run_solves_and_is_reproducible():
     assert run(RulePolicy(policy, vocabulary, tie_break="first"), instance, step_bound=5).failure is RunFailure.STEP_BOUND
 
 
+def _ends(outcomes) -> list:
+    """How each run ended: its instance, plan and failure."""
+    return [(o.instance, o.plan, o.failure) for o in outcomes]
+
+
 def test_runs_together_end_as_the_same_runs_alone():
     # run_together advances several runs a decision at a time; a policy without choose_together
     # decides for each alone, so each run is the run it would be by itself: solved, at the step
@@ -39,8 +44,7 @@ def test_runs_together_end_as_the_same_runs_alone():
             rules = RulePolicy(policy, vocabulary, tie_break=tie_break, seed=3)
             together = run_together(rules, instances, step_bound=30)
             alone = [run(rules, instance, step_bound=30) for instance in instances]
-            ends = lambda outcomes: [(o.instance, o.plan, o.failure) for o in outcomes]
-            assert ends(together) == ends(alone)
+            assert _ends(together) == _ends(alone)
     assert RunFailure.REVISIT in {o.failure for o in together}  # the wandering policy's random walks
     solved = run_together(RulePolicy(read_policy(DATA / "golden" / "gripper.policy"), vocabulary), instances, 15)
     assert [o.solved for o in solved] == [True, True, False] and solved[2].failure is RunFailure.STEP_BOUND

@@ -95,7 +95,7 @@ def run_together(policy: GeneralPolicy, instances: Sequence[Instance], step_boun
     trajectories = [_Trajectory(policy, instance, step_bound, forbid_revisits) for instance in instances]
     choose_together = getattr(policy, "choose_together", None)
     while pending := [t for t in trajectories if t.outcome is None]:
-        if choose_together is None or len(pending) == 1:
+        if choose_together is None or len(pending) == 1:  # one run left decides as `run` would, to the bit
             choices = [t.controller.choose(t.state, t.excluded) for t in pending]
         else:
             choices = choose_together([(t.controller, t.state, t.excluded) for t in pending])
