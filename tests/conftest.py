@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-import pytest
+import os
+
+# One thread for torch (and BLAS, xgboost) in each test process, before any imports it: the suite
+# runs on two workers on two cores, and a tiny model's forward pass on two threads of a busy core
+# took 23x as long (gripper Q, hidden 8: 23.0 s against 1.0 s, beside two other jobs)
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import pytest  # noqa: E402
 from helpers import DATA
 
 from stratpol.generation import domain_folder

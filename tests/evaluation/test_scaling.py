@@ -13,7 +13,8 @@ import pytest
 from stratpol.evaluation import PlannerPolicy, RulePolicy
 from stratpol.evaluation.confidence import SequentialInterval
 from stratpol.evaluation.scaling import (
-    ScalingResult, ScalingSettings, SizeResult, _summarise, dynamic_validation, read_result, scaling_evaluation,
+    ScalingResult, ScalingSettings, SizeResult, _summarise, dynamic_validation, read_result, same_draws,
+    scaling_evaluation,
 )
 from stratpol.features import Vocabulary
 from stratpol.generation import domain_folder
@@ -88,6 +89,27 @@ def test_parallel_runs_give_the_same_result(gripper_policy, tmp_path):
     one = scaling_evaluation(policy, folder, settings)
     two = scaling_evaluation(policy, folder, ScalingSettings(plan_length_bound=5, max_size=8, epsilon=0.2, jobs=2))
     assert [(m.size, m.runs, m.coverage) for m in one.sizes] == [(m.size, m.runs, m.coverage) for m in two.sizes]
+
+
+def _runs(folder: Path) -> list[tuple]:
+    """What each recorded run did (its size, index and outcome; not its seconds)."""
+    return [tuple(value for key, value in json.loads(line).items() if key != "seconds")
+            for line in (folder / "runs.jsonl").read_text().splitlines()]
+
+
+def test_runs_together_leave_a_rule_policy_and_the_fingerprints_of_earlier_evaluations_alone(gripper_policy, tmp_path):
+    # runs_together groups the runs of a network policy (BatchPolicy); a rule policy runs each alone
+    folder, policy = gripper_policy
+    settings = ScalingSettings(plan_length_bound=5, max_size=9, epsilon=0.2)
+    scaling_evaluation(policy, folder, settings, out=tmp_path / "alone")
+    scaling_evaluation(policy, folder, dataclasses.replace(settings, runs_together=4), out=tmp_path / "together")
+    assert _runs(tmp_path / "alone") == _runs(tmp_path / "together")
+    # the setting came later: at its default it stays out of a provenance, so that the evaluations
+    # recorded before keep their fingerprints; another value is another evaluation's draws
+    default = settings.provenance("golden", "gripper")
+    assert "runs_together" not in default.settings
+    grouped = dataclasses.replace(settings, runs_together=4).provenance("golden", "gripper")
+    assert grouped.fingerprint != default.fingerprint and not same_draws(grouped, default)
 
 
 def test_a_size_takes_its_minimum_of_runs_before_its_time_budget_ends_it(gripper_policy):

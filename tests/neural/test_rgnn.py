@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import subprocess
@@ -190,6 +191,34 @@ def test_decisions_made_together_score_and_choose_as_each_alone(head):
     calls: list[int] = []
     outcomes = run_together(Counting(policy.model, encoder), instances, step_bound=12)
     assert calls[0] == 3 and len(outcomes) == 3 and all(o.steps <= 12 for o in outcomes)
+
+
+def test_a_scaling_evaluation_decides_a_groups_runs_together(tmp_path):
+    # with runs_together = 3 a network policy is asked once a step for the pending runs of a group of
+    # three; each run keeps its own index and result, and its seconds are its share of the group's
+    # time, so that the seconds of a size's runs add up to what the size took, as runs made alone do
+    from stratpol.evaluation.scaling import ScalingSettings, read_runs, scaling_evaluation
+
+    folder = domain_folder("gripper")
+    encoder = StateEncoder(folder.domain, actions=True)
+    calls: list[int] = []
+
+    class Counting(GNNPolicy):
+        def choose_together(self, decisions):
+            calls.append(len(decisions))
+            return super().choose_together(decisions)
+
+    policy = Counting(_model(encoder, "q", seed=1), encoder)
+    settings = ScalingSettings(plan_length_bound=10, max_size=7, max_runs_per_size=6, tau=0.01, runs_together=3)
+    result = scaling_evaluation(policy, folder, settings, out=tmp_path)
+    assert max(calls) == 3 and [m.runs for m in result.sizes] == [6, 6, 6]
+    runs = read_runs(tmp_path)
+    assert sorted((r.size, r.index) for r in runs) == [(size, index) for size in (5, 6, 7) for index in range(6)]
+    for measured in result.sizes:
+        assert sum(r.seconds for r in runs if r.size == measured.size) <= measured.seconds
+    alone = scaling_evaluation(GNNPolicy(policy.model, encoder), folder, dataclasses.replace(settings, runs_together=1))
+    assert [(m.size, m.coverage, m.mean_plan_length) for m in alone.sizes] == \
+        [(m.size, m.coverage, m.mean_plan_length) for m in result.sizes]
 
 
 def test_a_batch_is_the_same_whatever_the_string_hash_seed():

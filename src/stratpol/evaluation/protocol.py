@@ -27,6 +27,8 @@ class ScalingSettings:
     forbid_revisits: bool = parameter(False, "a run fails when it returns to a state it visited")
     seed: int = parameter(0, "random seed of the instance draws and tie-breaks", None, "S")
     jobs: int = parameter(1, "parallel runs", at_least(1), "J")
+    runs_together: int = parameter(1, "runs of a size that a network policy decides together, one forward pass a "
+                                      "step for all (1: each run alone)", at_least(1), "R")
 
     def __post_init__(self) -> None:
         validate(self)
@@ -34,13 +36,21 @@ class ScalingSettings:
     def provenance(self, source: str, domain: str) -> Provenance:
         """The fingerprint of an evaluation of `source` (a policy's content hash, or a planner's name)
         with these settings: a larger max_size extends it, and the jobs do not change its runs."""
-        return Provenance("scaling evaluation", source, domain, asdict(self), free=("max_size", "jobs"))
+        settings = {key: value for key, value in asdict(self).items()
+                    if key not in ADDED_LATER or value != ADDED_LATER[key]}
+        return Provenance("scaling evaluation", source, domain, settings, free=("max_size", "jobs"))
+
+
+# Settings added after evaluations were recorded, with their defaults: a provenance leaves one out at
+# its default (the value those evaluations ran with), so that their fingerprints stay and they resume
+ADDED_LATER = {"runs_together": 1}
 
 
 # A run depends on the policy, the domain and these: evaluations that agree on them draw the same
-# instances and run them alike. The other settings (jobs aside) are the stop rule, how many runs
+# instances and run them alike (runs decided together score in other matrix shapes than alone, so a
+# near tie may part). The other settings (jobs aside) are the stop rule, how many runs
 # an evaluation takes: a changed stop rule can start from the runs made under another.
-DRAW_SETTINGS = ("seed", "plan_length_bound", "forbid_revisits")
+DRAW_SETTINGS = ("seed", "plan_length_bound", "forbid_revisits", "runs_together")
 STOP_RULE = tuple(f.name for f in fields(ScalingSettings) if f.name not in (*DRAW_SETTINGS, "jobs"))
 
 # Experiment grids run many cells: a coarser interval, sizes up to 50 and 30 s per size by default

@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 import time
 from collections.abc import Container, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from stratpol.evaluation.policies import GeneralPolicy, SketchController
 from stratpol.planning import GroundAction, Instance, State, Successor
@@ -91,17 +91,26 @@ def run_together(policy: GeneralPolicy, instances: Sequence[Instance], step_boun
                  forbid_revisits: bool = False) -> list[RunOutcome]:
     """`run` on each instance, all advanced a decision at a time, so that a policy that can decide
     for several runs at once (BatchPolicy: a network's one forward pass) is asked once a step. Each
-    outcome's seconds run from the common start to the end of its own run."""
-    trajectories = [_Trajectory(policy, instance, step_bound, forbid_revisits) for instance in instances]
+    outcome's seconds are its share of the time they took together (a step's time split evenly among
+    the runs that took it), so the outcomes' seconds add up to that time, as runs made one by one do."""
+    trajectories, spent = [], {}  # each run's share of the time, by id of its trajectory
+    for instance in instances:
+        started = time.perf_counter()
+        trajectories.append(_Trajectory(policy, instance, step_bound, forbid_revisits))
+        spent[id(trajectories[-1])] = time.perf_counter() - started
     choose_together = getattr(policy, "choose_together", None)
     while pending := [t for t in trajectories if t.outcome is None]:
+        started = time.perf_counter()
         if choose_together is None or len(pending) == 1:  # one run left decides as `run` would, to the bit
             choices = [t.controller.choose(t.state, t.excluded) for t in pending]
         else:
             choices = choose_together([(t.controller, t.state, t.excluded) for t in pending])
         for trajectory, chosen in zip(pending, choices):
             trajectory.advance(chosen)
-    return [t.outcome for t in trajectories]
+        share = (time.perf_counter() - started) / len(pending)
+        for trajectory in pending:
+            spent[id(trajectory)] += share
+    return [replace(t.outcome, seconds=spent[id(t)]) for t in trajectories]
 
 
 class _Trajectory:

@@ -52,12 +52,15 @@ def _draw_text(folder: DomainFolder, size: int, index: int, seed: int) -> str:
     return sample(folder, size, random.Random(f"{folder.name}/{seed}/{size}/{index}")).text
 
 
-def _run_one(policy: GeneralPolicy, domain: Domain, text: str, size: int, index: int, step_bound: int,
-             forbid_revisits: bool) -> RunRecord:
-    instance = domain.instance_from_text(text)
-    outcome = run(policy, instance, step_bound, forbid_revisits=forbid_revisits)
-    return RunRecord(size, index, outcome.solved, outcome.steps if outcome.solved else None, outcome.seconds,
-                     None if outcome.failure is None else outcome.failure.value)
+def _run_group(policy: GeneralPolicy, domain: Domain, texts: dict[int, str], size: int, step_bound: int,
+               forbid_revisits: bool) -> list[RunRecord]:
+    """The runs of `texts` (index -> instance text): alone where there is one, else together."""
+    instances = [domain.instance_from_text(text) for text in texts.values()]
+    outcomes = [run(policy, instances[0], step_bound, forbid_revisits=forbid_revisits)] if len(instances) == 1 \
+        else run_together(policy, instances, step_bound, forbid_revisits)
+    return [RunRecord(size, index, outcome.solved, outcome.steps if outcome.solved else None, outcome.seconds,
+                      None if outcome.failure is None else outcome.failure.value)
+            for index, outcome in zip(texts, outcomes)]
 
 
 @dataclass
@@ -167,23 +170,27 @@ def scaling_evaluation(policy: GeneralPolicy, folder: DomainFolder, settings: Sc
 
 def _evaluate_size(policy: GeneralPolicy, folder: DomainFolder, size: int, settings: ScalingSettings, log: _RunLog,
                    parallel: Parallel, progress: Callable[[str], None]) -> tuple[SizeResult, list[RunRecord]]:
-    """One size, until its interval is narrow enough: the result and the runs it used."""
+    """One size, until its interval is narrow enough: the result and the runs it used. A batch
+    is `jobs` groups of runs made in parallel, a group `runs_together` runs for a BatchPolicy (a
+    network decides for all of them in one pass), else one."""
     interval = SequentialInterval(settings.epsilon, settings.kappa, maximum_runs=settings.max_runs_per_size)
     records: list[RunRecord] = []
     started = time.perf_counter()
     replayed = 0.0  # the recorded seconds of runs read back from the log
     index = 0
+    group = settings.runs_together if hasattr(policy, "choose_together") else 1
     while not interval.done():
         if _out_of_time(settings, time.perf_counter() - started + replayed, interval.runs):
             break
-        batch = list(range(index, index + max(settings.jobs, 1)))
+        batch = list(range(index, index + max(settings.jobs, 1) * group))
         missing = [i for i in batch if (size, i) not in log.done]
         if missing:
-            texts = [_draw_text(folder, size, i, settings.seed) for i in missing]
+            texts = {i: _draw_text(folder, size, i, settings.seed) for i in missing}
+            groups = [{i: texts[i] for i in missing[start:start + group]} for start in range(0, len(missing), group)]
             bound = settings.plan_length_bound + size
-            fresh = parallel(delayed(_run_one)(policy, folder.domain, text, size, i, bound, settings.forbid_revisits)
-                             for i, text in zip(missing, texts))
-            for record in fresh:
+            fresh = parallel(delayed(_run_group)(policy, folder.domain, of_group, size, bound, settings.forbid_revisits)
+                             for of_group in groups)
+            for record in (record for of_group in fresh for record in of_group):
                 log.add(record)
         for i in batch:  # in draw order, so the stopping point does not depend on the batch size
             if interval.done():
