@@ -3,7 +3,8 @@
 Both draw instances of growing size uniformly over the generator inputs of that size and run a
 policy on them. Scaling evaluation runs each size until the sequential t-interval on coverage is
 narrow enough, stops after `zeta` consecutive sizes below `tau`, and reports the statistical
-coverage per size, Scale and SumCov. Every run is appended to `runs.jsonl` in the output folder,
+coverage per size, Scale and SumCov; with `runs_together` a network policy decides a size's runs
+in groups, one forward pass a step. Every run is appended to `runs.jsonl` in the output folder,
 so an interrupted evaluation resumes where it stopped; `provenance.json` says which policy and
 settings produced them, and a folder of another evaluation is never resumed.
 """
