@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from stratpol.atomic import write_csv_atomically, write_text_atomically
 from stratpol.errors import InputError
-from stratpol.provenance import PROVENANCE, Provenance, claim_folder, content_hash, path_hash
+from stratpol.provenance import PROVENANCE, Provenance, claim_folder, content_hash, model_hash, path_hash
 
 RESULTS = ("runs.jsonl", "scaling.json")
 
@@ -65,6 +65,20 @@ def test_path_hash_follows_content_not_names_of_the_folder(tmp_path):
     (two / "model.pt").write_bytes(b"other weights")
     assert path_hash(one) != path_hash(two)
     assert content_hash("ab", "c") != content_hash("a", "bc")
+
+
+def test_a_models_hash_leaves_out_the_records_of_its_training(tmp_path):
+    # two runs of one seeded training write the same weights and differ in their records' seconds
+    one, two = tmp_path / "one", tmp_path / "two"
+    for folder, seconds in ((one, 1.5), (two, 2.5)):
+        folder.mkdir()
+        (folder / "model.pt").write_bytes(b"weights")
+        for record in ("learned.json", "training.json"):
+            (folder / record).write_text(f'{{"seconds": {seconds}}}')
+    assert model_hash(one) == model_hash(two) and path_hash(one) != path_hash(two)
+    (two / "model.pt").write_bytes(b"other weights")
+    assert model_hash(one) != model_hash(two)
+    assert model_hash(one / "model.pt") == path_hash(one / "model.pt")  # a policy file: its content
 
 
 def test_written_files_keep_the_users_umask(tmp_path):

@@ -466,7 +466,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     from stratpol.features import Vocabulary
     from stratpol.generation import domain_folder
     from stratpol.parameters import from_options
-    from stratpol.provenance import path_hash
+    from stratpol.provenance import model_hash
 
     if (args.policy is None) == (args.planner is None):
         raise InputError("give either a policy file or --planner NAME")
@@ -489,7 +489,7 @@ def _evaluate(args: argparse.Namespace) -> int:
             raise InputError(str(error), args.policy) from None
     settings = from_options(ScalingSettings(), args)
     out = Path(args.out)
-    source = f"planner {args.planner}" if args.planner is not None else path_hash(Path(args.policy))
+    source = f"planner {args.planner}" if args.planner is not None else model_hash(Path(args.policy))
     with Progress() as progress:
         result = scaling_evaluation(policy, folder, settings, out, source=source, force=args.force, progress=progress)
     plot_scaling([result], out / "scaling.png", tau=args.tau)

@@ -11,6 +11,7 @@ import hashlib
 import json
 import shutil
 from dataclasses import asdict, dataclass, field, fields, is_dataclass
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -44,12 +45,25 @@ def content_hash(*parts: str | bytes) -> str:
     return digest.hexdigest()[:32]
 
 
-def path_hash(path: Path) -> str:
-    """The content hash of a file, or of a folder's files (names and contents; hidden files left out)."""
+def path_hash(path: Path, leave_out: Collection[str] = ()) -> str:
+    """The content hash of a file, or of a folder's files (names and contents; hidden files and
+    files named in `leave_out` left out)."""
     if path.is_file():
         return content_hash(path.read_bytes())
-    files = sorted(f for f in path.rglob("*") if f.is_file() and not f.name.startswith("."))
+    files = sorted(f for f in path.rglob("*") if f.is_file() and not f.name.startswith(".") and f.name not in leave_out)
     return content_hash(*(part for f in files for part in (f.relative_to(path).as_posix(), f.read_bytes())))
+
+
+# Files beside a trained model that record how its training went (a grid's learned.json, train-gnn's
+# training.json: seconds, and losses by epoch): two runs of one seeded training differ only there
+TRAINING_RECORDS = ("learned.json", "training.json")
+
+
+def model_hash(path: Path) -> str:
+    """The content hash of a policy file or trained model folder, its training records left out: a
+    model trained again from the same settings (seeded: the same weights) is the same policy, and
+    its evaluations resume and its runs count as that policy's."""
+    return path_hash(path, TRAINING_RECORDS)
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from stratpol.experiment import load_config, run_experiment
 from stratpol.experiment.cells import Cell, cell_fingerprint, earlier_evaluation, evaluation_folder
 from stratpol.generation import domain_folder
 from stratpol.progress import Progress
-from stratpol.provenance import path_hash
+from stratpol.provenance import model_hash, path_hash
 
 CONFIG = """
 domains = ["gripper"]
@@ -185,7 +185,7 @@ def test_a_changed_stop_rule_reruns_the_cells_from_their_earlier_runs(local, tmp
     path.write_text(config.path.read_text().replace("max_runs_per_size = 3", "max_runs_per_size = 5"))
     more = load_config(path, out=tmp_path / "out")
     cell = Cell("gripper", "rules", 0)
-    source = path_hash(next((config.out / "artifacts" / "gripper").glob("rules-s0-*")))
+    source = model_hash(next((config.out / "artifacts" / "gripper").glob("rules-s0-*")))
     earlier = earlier_evaluation(more, cell, source)
     assert earlier_evaluation(more, cell, "another policy") is None
     assert earlier is not None and earlier.name == evaluation_folder(config, cell).name
@@ -389,18 +389,21 @@ per_size = {{ gripper = 1, ferry = 1 }}
         for problem in ("p02.pddl", "p03.pddl")]
     assert all(r["setting"].startswith("model ") and not r["outcome"].startswith("invalid") for r in records)
     # a fresh checkout has the cells' rows but not their models (git ignores them): the bench trains
-    # the judged model again, the same weights
+    # the judged model again, the same weights, so the same model hash (the training records' seconds
+    # left out) and the runs' same setting
     import torch
 
     model = config.out / rows["gripper", "gnn-v"].artifact
-    weights = torch.load(model / "model.pt", weights_only=True)
+    weights, judged = torch.load(model / "model.pt", weights_only=True), model_hash(model)
     shutil.rmtree(model)
     assert main(["bench", "ipc2023", "--benchmarks", str(benchmarks), "--domains", "gripper", "--levels", "easy",
                  "--methods", "gnn-v", "--grid", str(config_file), "--time-limit", "60",
                  "--out", str(tmp_path / "ipc-fresh")]) == 0
     again = torch.load(model / "model.pt", weights_only=True)
     assert weights.keys() == again.keys() and all(torch.equal(weights[k], again[k]) for k in weights)
-    assert len((tmp_path / "ipc-fresh" / "records.jsonl").read_text().splitlines()) == 2
+    assert model_hash(model) == judged != path_hash(model)
+    fresh = [json.loads(line) for line in (tmp_path / "ipc-fresh" / "records.jsonl").read_text().splitlines()]
+    assert len(fresh) == 2 and {r["setting"] for r in fresh} == {r["setting"] for r in records if r["method"] == "gnn-v"}
     assert main(["bench", "ipc2023", "--benchmarks", str(benchmarks), "--methods", "gnn-v", "--out", str(out)]) == 2
     assert main(["bench", "ipc2023", "--benchmarks", str(benchmarks), "--methods", "rules", "--grid", str(config_file),
                  "--out", str(out)]) == 2  # --grid without a neural method: one line, not ignored

@@ -27,7 +27,7 @@ from stratpol.evaluation.protocol import STOP_RULE, ScalingSettings
 from stratpol.experiment.config import ExperimentConfig, flat_settings
 from stratpol.generation import domain_folder
 from stratpol.methods import MethodKind, TrainingFailed, method
-from stratpol.provenance import fingerprint, path_hash, recorded_provenance
+from stratpol.provenance import fingerprint, model_hash, path_hash, recorded_provenance
 from stratpol.records import append_record, read_records
 
 LEARNED = "learned.json"  # written into an artifact folder once training is complete
@@ -163,8 +163,9 @@ def run_cell(config: ExperimentConfig, cell: Cell, progress: Callable[[str], Non
         row.seconds = time.perf_counter() - started
         return row
     row.artifact = None if artifact is None else str(artifact.relative_to(config.out))
-    # a folder left by an older artifact of this cell (retrained since) starts afresh: the source differs
-    source = cell.method if artifact is None else path_hash(artifact)
+    # a folder left by an older artifact of this cell starts afresh (the source differs), unless the
+    # artifact was trained again to the same model (a fresh checkout): then its runs are this one's
+    source = cell.method if artifact is None else model_hash(artifact)
     earlier = earlier_evaluation(config, cell, source)
     _scaling(config, cell, policy, row, source, earlier, report)
     _ipc(config, cell, policy, row, earlier, report)

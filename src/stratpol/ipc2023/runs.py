@@ -23,7 +23,7 @@ from stratpol.errors import InputError
 from stratpol.evaluation.policies import RulePolicy
 from stratpol.ipc2023.anchors import LEVELS
 from stratpol.planning import Domain
-from stratpol.provenance import path_hash
+from stratpol.provenance import model_hash
 from stratpol.records import append_record, read_records
 from stratpol.resource_limits import RETURNED, run_under_limits
 
@@ -257,7 +257,7 @@ def _setting(method: str, limits: Limits, policy: tuple[RulePolicy, str] | None,
     if method == "lama-first":
         return f"lama-first, {limits.describe(method)}"
     if method not in METHODS:
-        return f"model {path_hash(model)[:12] if model else '-'}, {limits.describe(method)}"
+        return f"model {model_hash(model)[:12] if model else '-'}, {limits.describe(method)}"
     width = f", IW(k <= {SKETCH_WIDTH})" if method == "sketch" else ""
     return f"policy {policy[1] if policy else '-'}{width}, {limits.describe(method)}"
 

@@ -9,6 +9,7 @@ state_dict).
 
 from __future__ import annotations
 
+import io
 import json
 import pickle
 from collections.abc import Container, Sequence
@@ -130,9 +131,13 @@ def _best(successors: list[Successor], allowed: list[bool], scores: torch.Tensor
 
 
 def save_checkpoint(folder: Path, model: RelationalGNN, domain: str, value: str, training: dict) -> None:
-    """Write `model.pt` and `gnn.json` into `folder` (each atomically)."""
+    """Write `model.pt` and `gnn.json` into `folder` (each atomically). The weights go through a
+    buffer: saved to a file, torch names the archive inside after the file (here a random temporary
+    name), and the same weights would give other bytes, so another model hash."""
+    buffer = io.BytesIO()
+    torch.save({k: v.detach().cpu() for k, v in model.state_dict().items()}, buffer)
     with atomic_path(folder / "model.pt") as weights:
-        torch.save({k: v.detach().cpu() for k, v in model.state_dict().items()}, weights)
+        weights.write_bytes(buffer.getvalue())
     meta = {"format": CHECKPOINT_FORMAT, "domain": domain, "value": value, "model": model.config.to_json(),
             "training": training}
     write_text_atomically(folder / "gnn.json", json.dumps(meta, indent=2) + "\n")
