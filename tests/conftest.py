@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 
 # One thread for torch (and BLAS, xgboost) in each test process, before any imports it: the suite
-# runs on two workers on two cores, and a tiny model's forward pass on two threads of a busy core
-# took 23x as long (gripper Q, hidden 8: 23.0 s against 1.0 s, beside two other jobs)
+# runs on two workers on two cores, and where other jobs share them, a tiny model's threads wait on
+# each other (a gripper Q evaluation, hidden 8: 23.0 s on two threads against 1.0 s on one, beside
+# two other jobs; tests/neural beside one job: 60 s either way)
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import pytest  # noqa: E402
