@@ -42,20 +42,29 @@ def wl_teacher_cache(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def wl_trained(tmp_path_factory, wl_teacher_cache):
-    """A function: the folder of a gripper model of the given kind and mode, trained on first use."""
+def wl_train(wl_teacher_cache):
+    """A function: train a gripper model of the given kind and mode into a folder, as the suite's are."""
     from stratpol.method_settings import WLTraining
     from stratpol.neural.wl import train_wl
     from stratpol.neural.wl.splits import Split
 
+    def train(model: str, mode: str, out):
+        settings = WLTraining(model, mode, per_size=1, epochs=None if model == "xgb" else 40)
+        return train_wl("gripper", settings, out, sizes=WL_TRAIN_SIZES, validation=Split((11,), 1),
+                        cache_dir=wl_teacher_cache)
+
+    return train
+
+
+@pytest.fixture(scope="session")
+def wl_trained(tmp_path_factory, wl_train):
+    """A function: the folder of a gripper model of the given kind and mode, trained on first use."""
     folders = {}
 
     def folder(model: str, mode: str):
         if (model, mode) not in folders:
             out = tmp_path_factory.mktemp(f"wl-{model}-{mode}")
-            settings = WLTraining(model, mode, per_size=1, epochs=None if model == "xgb" else 40)
-            train_wl("gripper", settings, out, sizes=WL_TRAIN_SIZES, validation=Split((11,), 1),
-                     cache_dir=wl_teacher_cache)
+            wl_train(model, mode, out)
             folders[model, mode] = out
         return folders[model, mode]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import pickle
 
 import pytest
@@ -12,6 +13,7 @@ from stratpol.generation import domain_folder
 from stratpol.neural.wl import load_decoder, load_wl_policy, read_config
 from stratpol.neural.wl.decoder import step_cap
 from stratpol.planning.plans import validate_plan
+from stratpol.provenance import model_hash, path_hash
 
 
 def _gripper(balls: int):
@@ -69,3 +71,13 @@ def test_a_folder_without_a_model_is_an_input_error(tmp_path):
     (tmp_path / "wl-model.json").write_text('{"model": "forest", "mode": "delta"}')
     with pytest.raises(InputError, match="not a WL model"):
         read_config(tmp_path)
+
+
+def test_a_model_trained_again_is_the_same_model(wl_trained, wl_train, tmp_path):
+    # its seconds go to training.json, which model_hash leaves out: a grid's evaluation of the first
+    # training resumes with the second
+    first, again = wl_trained("xgb", "delta"), tmp_path / "again"
+    report = wl_train("xgb", "delta", again)
+    assert json.loads((again / "training.json").read_text())["seconds"] == report.seconds
+    assert "seconds" not in read_config(first).fit
+    assert model_hash(first) == model_hash(again) and path_hash(first) != path_hash(again)

@@ -2,7 +2,7 @@
 
 A model folder holds `wl-model.json` (domain, model, mode, WL iterations, beam width, what it was
 trained on), `wl-features.json` (wlplan's colour table, collected on the training states only) and
-the weights (`xgb.ubj` or `lstm.pt`); `train` writes it.
+the weights (`xgb.ubj` or `lstm.pt`), and `training.json` (how long it took); `train` writes it.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ class WLModelRecord:
     collect_goals: bool = False
     train_instances: int = 0
     train_transitions: int = 0
-    fit: dict = field(default_factory=dict)
+    fit: dict = field(default_factory=dict)  # rounds or epochs, the best, losses (older folders: seconds too)
     format: int = FORMAT
 
     @property

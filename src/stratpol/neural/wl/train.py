@@ -2,16 +2,19 @@
 
 A model folder holds `wl-model.json` (domain, model, mode, WL iterations, beam width, what it was
 trained on), `wl-features.json` (wlplan's colour table, collected on the training states only) and
-the weights (`xgb.ubj` or `lstm.pt`).
+the weights (`xgb.ubj` or `lstm.pt`), and `training.json`, how this training went (its seconds): a
+model trained again from the same settings differs from the first only there (`model_hash`).
 """
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from stratpol.atomic import write_text_atomically
 from stratpol.cache import cache_root
 from stratpol.errors import InputError
 from stratpol.generation import domain_folder
@@ -22,6 +25,7 @@ from stratpol.neural.wl.loading import WLModelRecord
 from stratpol.neural.wl.models import EmbeddedTrajectory, FitReport, new_model
 from stratpol.neural.wl.splits import Split, default_setting, split_instances
 
+TRAINING_FILE = "training.json"  # one of provenance.TRAINING_RECORDS
 
 
 def default_cache_dir() -> Path:
@@ -114,8 +118,11 @@ def train_wl(domain: str, settings: WLTraining = WLTraining(), out: Path | str =
     record = WLModelRecord(
         folder.name, model, mode, iterations, settings.beam_width, features.dimension, seed, model_seed,
         settings.xgb_trees if model == "xgb" else None, list(sizes), per_size, list(validation.sizes),
-        settings.epochs, settings.collect_goals, len(train), sum(len(t.plan) for t in train), asdict(fit))
+        settings.epochs, settings.collect_goals, len(train), sum(len(t.plan) for t in train),
+        {name: value for name, value in asdict(fit).items() if name != "seconds"})
     record.write(out)
-    return WLTrainReport(folder.name, model, mode, str(out), len(train), record.train_transitions, len(held_out),
-                         features.dimension, fit, colours.unseen_share(), teacher_seconds,
-                         time.perf_counter() - started, tuple(sizes))
+    report = WLTrainReport(folder.name, model, mode, str(out), len(train), record.train_transitions, len(held_out),
+                           features.dimension, fit, colours.unseen_share(), teacher_seconds,
+                           time.perf_counter() - started, tuple(sizes))
+    write_text_atomically(out / TRAINING_FILE, json.dumps(asdict(report), indent=1) + "\n")
+    return report
