@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import signal
 import sys
@@ -563,6 +564,8 @@ def _experiment(args: argparse.Namespace) -> int:
     config = load_config(args.config, out=args.out)
     if args.device:
         config = config.training_on(args.device)
+    if args.evaluation_jobs:
+        config = dataclasses.replace(config, evaluation_jobs=args.evaluation_jobs)
     if args.status:
         return _experiment_status(config, args.json, args.domains, args.methods)
     if args.prune:
@@ -771,8 +774,6 @@ def _printed_rows(render: Callable[[list], str]) -> Callable[[object], None]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    import dataclasses
-
     from stratpol.evaluation.protocol import ScalingSettings
     from stratpol.learning.settings import PAPER_SETTINGS, LearningSettings
     from stratpol.method_settings import GNNTraining, WLTraining
@@ -943,6 +944,10 @@ def build_parser() -> argparse.ArgumentParser:
     experiment.add_argument("config", help="experiment config (experiments/<name>.toml)")
     experiment.add_argument("--jobs", type=_positive, metavar="J",
                             help="cells in parallel on this machine (default: the config's jobs, or 1)")
+    experiment.add_argument("--evaluation-jobs", type=_positive, metavar="J",
+                            help="parallel runs within each cell's evaluation (scaling and IPC runs), e.g. for the "
+                                 "last long cells; the results are the same (default: the config's "
+                                 "evaluation_jobs, or 1)")
     experiment.add_argument("--cluster", metavar="ADDRESS",
                             help="Dask scheduler (tcp://host:8786) to run the cells on instead (default: the config's)")
     experiment.add_argument("--out", metavar="DIR", help="results folder (default: the config's out, or "

@@ -41,6 +41,8 @@ def test_a_valid_config_parses_with_paths_relative_to_the_file(tmp_path):
     assert config.evaluation.protocol.max_size == 12 and config.evaluation.protocol.seconds_per_size == 5.0
     assert config.evaluation.ipc_benchmarks == str((tmp_path / "ipc").resolve())
     assert config.gnn.training.epochs == 3 and config.gnn.sizes == {"gripper": "5:8"} and config.gnn.training.layers == 16
+    assert config.evaluation_jobs == 1
+    assert load_config(_write(tmp_path, "evaluation_jobs = 2\n" + VALID)).evaluation_jobs == 2
 
 
 def test_a_teacher_chain_is_a_teacher_and_a_wrong_planner_in_it_is_named(tmp_path):
@@ -80,6 +82,7 @@ def test_a_domain_takes_its_own_largest_size_and_the_first_folder_with_its_polic
     (("domains = [\"gripper\", \"ferry\"]", "domains = [\"gripper\", \"nowhere\"]"), "domains: unknown domain 'nowhere'"),
     (("\"lama-first\"]", "\"lama-last\"]"), "methods: unknown method 'lama-last'"),
     (("seeds = [0, 1]", "seeds = [0, \"one\"]"), "seeds: expected a non-empty list of integers"),
+    (("seeds = [0, 1]", "seeds = [0, 1]\nevaluation_jobs = 0"), "evaluation_jobs: must be"),
     (("max_size = 12", "max_size = \"twelve\""), "evaluation.max_size: expected int, got str"),
     (("max_size = 12", "max_size = -3"), "evaluation.max_size: must be at least 1, not -3"),
     (("max_size = 12", "max_sise = 12"), "evaluation.max_sise: unknown key"),

@@ -102,6 +102,19 @@ def test_a_dask_cluster_gives_the_same_rows(local, tiny, tmp_path):
     assert re.search(r"cells on the cluster: 2/2, \d running on 1 workers", log.getvalue())  # from the futures
 
 
+def test_parallel_runs_within_the_cells_give_the_same_rows_and_keys(local, tiny, tmp_path, capsys):
+    _, result = local
+    out = tmp_path / "parallel"
+    assert main(["experiment", str(tiny), "--evaluation-jobs", "2", "--out", str(out)]) == 0
+    parallel = load_config(tiny, out=out)
+    rows = [json.loads((out / "cells" / f"{row.domain}.{row.method}.s0.json").read_text()) for row in result.grid.rows]
+    assert [{k: v for k, v in row.items() if k not in TIMINGS} for row in rows] == \
+        [_comparable(r) for r in result.grid.rows]
+    for row in result.grid.rows:  # the same folders: a grid resumes under another evaluation_jobs
+        assert evaluation_folder(parallel, Cell(row.domain, row.method, 0)).name == Path(row.evaluation).name
+        assert len((out / row.evaluation / "ipc.jsonl").read_text().splitlines()) == row.ipc_total
+
+
 def test_a_rerun_reuses_finished_cells_and_artifacts(local, capsys):
     config, _ = local
     cells = sorted((config.out / "cells").glob("*.json"))

@@ -27,6 +27,7 @@ from stratpol.evaluation.protocol import STOP_RULE, ScalingSettings
 from stratpol.experiment.config import ExperimentConfig, flat_settings
 from stratpol.generation import domain_folder
 from stratpol.methods import MethodKind, TrainingFailed, method
+from stratpol.planning import Domain
 from stratpol.provenance import fingerprint, model_hash, path_hash, recorded_provenance
 from stratpol.records import append_record, read_records
 
@@ -223,7 +224,8 @@ def _scaling(config: ExperimentConfig, cell: Cell, policy: GeneralPolicy, row: C
     from stratpol.evaluation.plots import plot_scaling
     from stratpol.evaluation.scaling import scaling_evaluation
 
-    settings = dataclasses.replace(config.evaluation.protocol_for(cell.domain), seed=cell.seed, jobs=1)
+    settings = dataclasses.replace(config.evaluation.protocol_for(cell.domain), seed=cell.seed,
+                                   jobs=config.evaluation_jobs)
     out = evaluation_folder(config, cell)
     result = scaling_evaluation(policy, domain_folder(cell.domain), settings, out, progress=report, source=source,
                                 force=True, earlier=earlier)
@@ -258,12 +260,23 @@ def ipc_instances(config: ExperimentConfig, domain: str) -> list[Path]:
     return files
 
 
+def _ipc_run(policy: GeneralPolicy, domain: Domain, path: Path, root: Path, plan_length_bound: int,
+             time_limit: float) -> IpcRun:
+    """One IPC run; `domain` is the policy's (pickled with it into a worker, it stays the policy's)."""
+    from stratpol.evaluation import run
+    from stratpol.evaluation.runner import file_step_bound
+
+    instance = domain.load_instance(path)
+    outcome = run(policy, instance, file_step_bound(instance, plan_length_bound), time_limit=time_limit)
+    return IpcRun(str(path.relative_to(root)), len(instance.objects), outcome.solved, outcome.steps, outcome.seconds,
+                  None if outcome.failure is None else outcome.failure.value)
+
+
 def _ipc(config: ExperimentConfig, cell: Cell, policy: GeneralPolicy, row: CellRow, earlier: Path | None,
          report) -> None:
     """One run per IPC test instance (resumable through ipc.jsonl, or taken over from the `earlier`
-    evaluation of the cell), step bound 10 * objects + L."""
-    from stratpol.evaluation import run
-    from stratpol.evaluation.runner import file_step_bound
+    evaluation of the cell), step bound 10 * objects + L; `evaluation_jobs` of them at once."""
+    from joblib import Parallel, delayed
 
     files = ipc_instances(config, cell.domain)
     if not files:
@@ -272,21 +285,17 @@ def _ipc(config: ExperimentConfig, cell: Cell, policy: GeneralPolicy, row: CellR
     if not log.exists() and earlier is not None and (earlier / log.name).exists():
         shutil.copyfile(earlier / log.name, log)
     done = {record.file: record for record in read_records(log, IpcRun)}
-    domain = domain_folder(cell.domain).domain
     root = config.ipc_folder(cell.domain)
-    for path in files:
-        key = str(path.relative_to(root))
-        if key in done:
-            continue
-        instance = domain.load_instance(path)
-        bound = file_step_bound(instance, config.evaluation.protocol.plan_length_bound)
-        outcome = run(policy, instance, bound, time_limit=config.evaluation.ipc_time_limit)
-        record = IpcRun(key, len(instance.objects), outcome.solved, outcome.steps, outcome.seconds,
-                        None if outcome.failure is None else outcome.failure.value)
-        done[key] = record
+    domain = domain_folder(cell.domain).domain
+    missing = [path for path in files if str(path.relative_to(root)) not in done]
+    runs = Parallel(n_jobs=config.evaluation_jobs, return_as="generator")(
+        delayed(_ipc_run)(policy, domain, path, root, config.evaluation.protocol.plan_length_bound,
+                          config.evaluation.ipc_time_limit) for path in missing)
+    for record in runs:  # in file order, each logged as soon as it and those before it are done
+        done[record.file] = record
         append_record(log, record)
-        report(f"IPC {key}: {'solved in ' + str(outcome.steps) + ' steps' if outcome.solved else record.failure}"
-               f" ({outcome.seconds:.1f} s)")
+        report(f"IPC {record.file}: {'solved in ' + str(record.steps) + ' steps' if record.solved else record.failure}"
+               f" ({record.seconds:.1f} s)")
     records = [done[str(p.relative_to(root))] for p in files]
     solved = [r for r in records if r.solved]
     steps = sum(r.steps for r in records)

@@ -108,6 +108,9 @@ class ExperimentConfig:
     wl: WLConfig = WLConfig()
     planner: PlannerConfig = PlannerConfig()
     exclude: tuple[str, ...] = ()  # cells left out, "domain.method" (a method too slow on a domain)
+    # parallel runs within a cell's scaling evaluation and IPC runs: like jobs, how fast, not what is
+    # measured (no fingerprint holds it), for the last long cells of a grid on a machine's cores
+    evaluation_jobs: int = 1
 
     def ipc_folder(self, domain: str) -> Path | None:
         """The IPC 2023 folder of `domain`, when the config names one and it has test instances."""
@@ -213,6 +216,7 @@ def load_config(path: Path | str, out: Path | str | None = None) -> ExperimentCo
         if domain not in domains or method_name not in methods:
             top.fail("exclude", f"{pair!r} is not a cell of this grid (\"domain.method\" of its domains and methods)")
     jobs = top.positive("jobs", int, 1)
+    evaluation_jobs = top.positive("evaluation_jobs", int, 1)
     cluster = top.get("cluster", str, None) or None
     configured_out = base / top.get("out", str, f"results/{name}")
     out_path = Path(out) if out is not None else configured_out
@@ -226,7 +230,7 @@ def load_config(path: Path | str, out: Path | str | None = None) -> ExperimentCo
     if fixed and not gnn.training.fixed_validation:
         top.fail("methods", f"{fixed[0]} needs a fixed validation set: set gnn.fixed_validation (the paper: 4)")
     config = ExperimentConfig(name, path, out_path, domains, methods, tuple(seeds), jobs, cluster, evaluation, rules,
-                              gnn, wl, planner, exclude)
+                              gnn, wl, planner, exclude, evaluation_jobs)
     _check_ipc_domains(config)
     return config
 
