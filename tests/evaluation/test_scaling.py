@@ -86,9 +86,20 @@ def test_scaling_evaluation_stops_at_tau_and_resumes(gripper_policy, tmp_path):
 def test_parallel_runs_give_the_same_result(gripper_policy, tmp_path):
     folder, policy = gripper_policy
     settings = ScalingSettings(plan_length_bound=5, max_size=8, epsilon=0.2)
-    one = scaling_evaluation(policy, folder, settings)
-    two = scaling_evaluation(policy, folder, ScalingSettings(plan_length_bound=5, max_size=8, epsilon=0.2, jobs=2))
+    one = scaling_evaluation(policy, folder, settings, out=tmp_path / "one")
+    two = scaling_evaluation(policy, folder, dataclasses.replace(settings, jobs=2), out=tmp_path / "two")
     assert [(m.size, m.runs, m.coverage) for m in one.sizes] == [(m.size, m.runs, m.coverage) for m in two.sizes]
+    # the workers may have made a run or two ahead that no size used (logged all the same, in the
+    # order they finished); every run both made is the same run
+    alone, parallel = ({run[:2]: run for run in _runs(tmp_path / name)} for name in ("one", "two"))
+    assert alone.items() <= parallel.items()
+    # and an evaluation begun with one job resumes with two: the runs read back are not made again
+    lines = (tmp_path / "one" / "runs.jsonl").read_text().splitlines()
+    (tmp_path / "one" / "runs.jsonl").write_text("\n".join(lines[:len(lines) // 2]) + "\n")
+    resumed = scaling_evaluation(policy, folder, dataclasses.replace(settings, jobs=2), out=tmp_path / "one")
+    assert [(m.size, m.runs, m.coverage) for m in resumed.sizes] == [(m.size, m.runs, m.coverage) for m in one.sizes]
+    assert (tmp_path / "one" / "runs.jsonl").read_text().splitlines()[:len(lines) // 2] == lines[:len(lines) // 2]
+    assert alone.items() <= {run[:2]: run for run in _runs(tmp_path / "one")}.items()
 
 
 def _runs(folder: Path) -> list[tuple]:

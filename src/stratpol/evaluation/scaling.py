@@ -20,12 +20,11 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from joblib import Parallel, delayed
-
 from stratpol.atomic import write_csv_atomically, write_text_atomically
 from stratpol.evaluation.confidence import SequentialInterval
 from stratpol.evaluation.policies import GeneralPolicy
 from stratpol.evaluation.protocol import DRAW_SETTINGS, ScalingSettings
+from stratpol.evaluation.run_pool import RunPool
 from stratpol.evaluation.runner import run, run_together
 from stratpol.generation.registry import DomainFolder
 from stratpol.generation.sampling import sample
@@ -146,13 +145,13 @@ def scaling_evaluation(policy: GeneralPolicy, folder: DomainFolder, settings: Sc
     result = ScalingResult(getattr(policy, "name", "policy"), folder.name, provenance=provenance)
     below = 0
     used: list[RunRecord] = []
-    with Parallel(n_jobs=settings.jobs) as parallel:
+    with RunPool(max(settings.jobs, 1), on_result=lambda records: [log.add(r) for r in records]) as pool:
         for size in range(1, settings.max_size + 1):
             if not size_exists(folder.size_model, size):
                 continue
             report_status(progress, "sizes", size - 1, settings.max_size,
                           f"{below} below tau in a row" if below else "")
-            measured, records = _evaluate_size(policy, folder, size, settings, log, parallel, progress)
+            measured, records = _evaluate_size(policy, folder, size, settings, log, pool, progress)
             result.sizes.append(measured)
             used += records
             below = below + 1 if measured.coverage < settings.tau else 0
@@ -170,40 +169,44 @@ def scaling_evaluation(policy: GeneralPolicy, folder: DomainFolder, settings: Sc
 
 
 def _evaluate_size(policy: GeneralPolicy, folder: DomainFolder, size: int, settings: ScalingSettings, log: _RunLog,
-                   parallel: Parallel, progress: Callable[[str], None]) -> tuple[SizeResult, list[RunRecord]]:
-    """One size, until its interval is narrow enough: the result and the runs it used. A batch
-    is `jobs` groups of runs made in parallel, a group `runs_together` runs for a BatchPolicy (a
-    network decides for all of them in one pass), else one."""
+                   pool: RunPool, progress: Callable[[str], None]) -> tuple[SizeResult, list[RunRecord]]:
+    """One size, until its interval is narrow enough: the result and the runs it used, taken in
+    draw order (so the stopping point does not depend on `jobs`). A task is a group of runs,
+    `runs_together` for a BatchPolicy (a network decides for all of them in one pass), else one;
+    the pool's workers make the groups ahead of the one waited for (the first `min_runs_per_size`
+    runs are needed whatever happens, then `jobs` groups more), so a long run holds up one worker."""
     interval = SequentialInterval(settings.epsilon, settings.kappa, maximum_runs=settings.max_runs_per_size)
     records: list[RunRecord] = []
     started = time.perf_counter()
     replayed = 0.0  # the recorded seconds of runs read back from the log
-    index = 0
+    logged = {index for at, index in log.done if at == size}  # before this call: read back, not run
     group = settings.runs_together if hasattr(policy, "choose_together") else 1
+    jobs = max(settings.jobs, 1)
+    submitted = 0  # groups are the runs [k * group, (k + 1) * group); those below this were asked for
+    pool.take_finished()  # a run of the size before that finished meanwhile
+    index = 0
     while not interval.done():
         if _out_of_time(settings, time.perf_counter() - started + replayed, interval.runs):
             break
-        batch = list(range(index, index + max(settings.jobs, 1) * group))
-        missing = [i for i in batch if (size, i) not in log.done]
-        if missing:
-            texts = {i: _draw_text(folder, size, i, settings.seed) for i in missing}
-            groups = [{i: texts[i] for i in missing[start:start + group]} for start in range(0, len(missing), group)]
-            bound = settings.plan_length_bound + size
-            fresh = parallel(delayed(_run_group)(policy, folder.domain, of_group, size, bound, settings.forbid_revisits)
-                             for of_group in groups)
-            for record in (record for of_group in fresh for record in of_group):
-                log.add(record)
-        for i in batch:  # in draw order, so the stopping point does not depend on the batch size
-            if interval.done():
-                break
-            record = log.done[(size, i)]
-            if i not in missing:
-                replayed += record.seconds / max(settings.jobs, 1)
-            records.append(record)
-            interval.add(record.solved)
-        index += len(batch)
+        ahead = max(settings.min_runs_per_size, index + jobs * group)
+        while submitted * group < ahead:
+            missing = [i for i in range(submitted * group, (submitted + 1) * group) if i not in logged]
+            if missing:
+                pool.submit(_run_group, policy, folder.domain, {i: _draw_text(folder, size, i, settings.seed)
+                                                                 for i in missing},
+                            size, settings.plan_length_bound + size, settings.forbid_revisits)
+            submitted += 1
+        while (size, index) not in log.done:
+            pool.wait()
+        record = log.done[(size, index)]
+        if index in logged:
+            replayed += record.seconds / jobs
+        records.append(record)
+        interval.add(record.solved)
+        index += 1
         report_status(progress, f"size {size}", interval.runs, None,
                       f"coverage {interval.mean:.2f} +- {interval.half_width:.2f} (stops at +- {settings.epsilon:g})")
+    pool.drop_queued()  # runs begun for this size finish in the background, and are logged
     finish_status(progress, f"size {size}")
     progress(f"size {size}: {interval.runs} runs, coverage {interval.mean:.2f} +- {interval.half_width:.2f}")
     lengths = [r.plan_length for r in records if r.plan_length is not None]
