@@ -70,3 +70,11 @@ def test_a_tasks_error_is_raised_where_it_is_waited_for():
         pool.submit(_fail, "broken draw")
         with pytest.raises(ValueError, match="broken draw"):
             pool.wait()
+
+
+def test_closing_stops_the_workers_of_tasks_still_running(tmp_path):
+    pool = RunPool(2, lambda result: None)
+    workers = list(pool._workers)
+    pool.submit(_until, tmp_path / "never")
+    pool.close()  # an interrupted evaluation: no worker runs on orphaned
+    assert not any(worker.is_alive() for worker in workers)

@@ -11,9 +11,16 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import pickle
 import queue
+import signal
+import traceback
 from collections import deque
 from collections.abc import Callable
+
+# loky's (vendored by joblib) start method: a fresh interpreter, as spawn, that does not run the
+# caller's main module again (a script without an `if __name__ == "__main__"` guard works too)
+from joblib.externals.loky.backend import get_context
 
 # the thread pools a worker's libraries may start (torch's OpenMP, numpy's BLAS), as joblib limits them
 THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
@@ -26,8 +33,21 @@ def worker_threads(jobs: int) -> dict[str, str]:
     return {name: os.environ.get(name, share) for name in THREAD_VARIABLES}
 
 
-def _set_environment(variables: dict[str, str]) -> None:
+def _worker(tasks: multiprocessing.Queue, results: multiprocessing.Queue, variables: dict[str, str]) -> None:
+    """A worker's life: take a task, put its result (or its error), until told to stop (None)."""
     os.environ.update(variables)  # before a task's unpickling imports torch
+    # Ctrl-C reaches the whole process group: the parent alone handles it, and stops the workers
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    while (task := tasks.get()) is not None:
+        function, args = pickle.loads(task)
+        try:
+            results.put((False, function(*args)))
+        except Exception as error:  # handed to the parent, raised where it waits
+            try:
+                pickle.dumps(error)
+            except Exception:
+                error = RuntimeError("".join(traceback.format_exception(error)))
+            results.put((True, error))
 
 
 class RunPool:
@@ -38,12 +58,17 @@ class RunPool:
     def __init__(self, jobs: int, on_result: Callable[[object], None]) -> None:
         self.on_result = on_result
         self.jobs = jobs
-        # spawned, not forked: the parent may hold threads (torch's, this pool's own)
-        self._pool = multiprocessing.get_context("spawn").Pool(
-            jobs, initializer=_set_environment, initargs=(worker_threads(jobs),)) if jobs > 1 else None
-        self._running = 0
-        self._finished: queue.SimpleQueue[tuple[bool, object]] = queue.SimpleQueue()  # (failed, result)
         self._queued: deque[tuple[Callable, tuple]] = deque()  # tasks no worker has begun
+        self._running = 0
+        self._workers: list[multiprocessing.Process] = []
+        if jobs > 1:
+            # not forked: the parent may hold threads (torch's)
+            context = get_context("loky")
+            self._tasks, self._results = context.Queue(), context.Queue()
+            self._workers = [context.Process(target=_worker, args=(self._tasks, self._results, worker_threads(jobs)),
+                                             daemon=True) for _ in range(jobs)]
+            for worker in self._workers:
+                worker.start()
 
     def submit(self, task: Callable, *args: object) -> None:
         self._queued.append((task, args))
@@ -51,8 +76,9 @@ class RunPool:
 
     def wait(self) -> None:
         """Until a submitted task has finished and its result went to `on_result` (one job: the oldest
-        task runs now). ValueError when no task is waiting; a task's exception is raised here."""
-        if self._pool is None:
+        task runs now). ValueError when no task is waiting; a task's exception is raised here, and
+        RuntimeError when a worker died."""
+        if not self._workers:
             if not self._queued:
                 raise ValueError("no task to wait for")
             task, args = self._queued.popleft()
@@ -60,12 +86,24 @@ class RunPool:
             return
         if not self._running:
             raise ValueError("no task to wait for")
-        self._hand_on(self._finished.get())
+        while True:
+            try:
+                finished = self._results.get(timeout=1.0)
+                break
+            except queue.Empty:
+                dead = [w for w in self._workers if not w.is_alive()]
+                if dead:
+                    raise RuntimeError(f"a worker process died (exit code {dead[0].exitcode})") from None
+        self._hand_on(finished)
 
     def take_finished(self) -> None:
         """Hand on the results of the tasks that have finished, without waiting."""
-        while self._pool is not None and not self._finished.empty():
-            self._hand_on(self._finished.get())
+        while self._running:
+            try:
+                finished = self._results.get_nowait()
+            except queue.Empty:
+                return
+            self._hand_on(finished)
 
     def drop_queued(self) -> None:
         """Forget the tasks no worker has begun; the begun ones finish, their results taken in a later
@@ -75,10 +113,11 @@ class RunPool:
     def close(self) -> None:
         """Stop the workers, the tasks still running too (their results are lost)."""
         self._queued.clear()
-        if self._pool is not None:
-            self._pool.terminate()
-            self._pool.join()
-            self._running = 0
+        for worker in self._workers:
+            worker.terminate()  # before anything else: a stopped worker writes no half result
+        for worker in self._workers:
+            worker.join()
+        self._workers, self._running = [], 0
 
     def _hand_on(self, finished: tuple[bool, object]) -> None:
         self._running -= 1
@@ -89,10 +128,8 @@ class RunPool:
         self.on_result(result)
 
     def _hand_out(self) -> None:
-        while self._pool is not None and self._queued and self._running < self.jobs:
-            task, args = self._queued.popleft()
-            self._pool.apply_async(task, args, callback=lambda result: self._finished.put((False, result)),
-                                   error_callback=lambda error: self._finished.put((True, error)))
+        while self._workers and self._queued and self._running < self.jobs:
+            self._tasks.put(pickle.dumps(self._queued.popleft()))  # here, so that a pickling error is raised here
             self._running += 1
 
     def __enter__(self) -> RunPool:
