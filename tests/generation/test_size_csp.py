@@ -84,3 +84,22 @@ def test_free_arguments_draw_within_dependent_ranges():
     ratio = Free("ratio", 0.2, 0.8, real=True).draw({}, rng)
     assert 0.2 <= ratio <= 0.8
     assert Free("mode", choices=("a", "b")).draw({}, rng) in ("a", "b")
+
+
+def test_ctrl_c_after_a_solve_is_still_a_keyboard_interrupt():
+    # CP-SAT's own SIGINT handler would end the process (exit code 130) instead: a scaling
+    # evaluation could then neither stop its worker processes nor say it was interrupted
+    import subprocess
+    import sys
+
+    script = ("import os, signal, time\n"
+              "from stratpol.generation import domain_folder\n"
+              "from stratpol.generation.size_csp import size_exists\n"
+              "assert size_exists(domain_folder('blocksworld').size_model, 7)\n"
+              "try:\n"
+              "    os.kill(os.getpid(), signal.SIGINT)\n"
+              "    time.sleep(5)\n"
+              "except KeyboardInterrupt:\n"
+              "    print('KeyboardInterrupt')\n")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert (result.returncode, result.stdout.strip()) == (0, "KeyboardInterrupt"), result.stderr

@@ -75,6 +75,9 @@ def inputs_of_size(size_model: SizeModel, n: int, limit: int | None = None) -> l
     solver = cp_model.CpSolver()
     solver.parameters.enumerate_all_solutions = True
     solver.parameters.num_workers = 1
+    # CP-SAT's own Ctrl-C handler, once installed, ends the whole process on a later Ctrl-C (exit code
+    # 130, no KeyboardInterrupt): an evaluation could not stop its workers nor say it was interrupted
+    solver.parameters.catch_sigint_signal = False
     collector = _Collector(encoder.variables, limit)
     solver.solve(model, collector)
     order = [a.name for a in size_model.arguments]
