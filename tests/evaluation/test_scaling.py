@@ -123,12 +123,15 @@ def test_runs_together_leave_a_rule_policy_and_the_fingerprints_of_earlier_evalu
     assert grouped.fingerprint != default.fingerprint and not same_draws(grouped, default)
 
 
-def test_a_size_takes_its_minimum_of_runs_before_its_time_budget_ends_it(gripper_policy):
+def test_a_size_takes_its_minimum_of_runs_before_its_time_budget_ends_it(gripper_policy, tmp_path):
     folder, policy = gripper_policy
     hurried = ScalingSettings(max_size=7, seconds_per_size=1e-9)
     assert [m.runs for m in scaling_evaluation(policy, folder, hurried).sizes] == [1, 1, 1]
     patient = dataclasses.replace(hurried, min_runs_per_size=4)
-    assert [m.runs for m in scaling_evaluation(policy, folder, patient).sizes] == [4, 4, 4]
+    assert [m.runs for m in scaling_evaluation(policy, folder, patient, out=tmp_path).sizes] == [4, 4, 4]
+    # with the budget spent, workers make no run beyond the minimum that no size would use
+    scaling_evaluation(policy, folder, dataclasses.replace(patient, jobs=2), out=tmp_path / "parallel")
+    assert sorted(run[:2] for run in _runs(tmp_path / "parallel")) == sorted(run[:2] for run in _runs(tmp_path))
 
 
 class _SlowPolicy:

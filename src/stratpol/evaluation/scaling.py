@@ -174,7 +174,8 @@ def _evaluate_size(policy: GeneralPolicy, folder: DomainFolder, size: int, setti
     draw order (so the stopping point does not depend on `jobs`). A task is a group of runs,
     `runs_together` for a BatchPolicy (a network decides for all of them in one pass), else one;
     the pool's workers make the groups ahead of the one waited for (the first `min_runs_per_size`
-    runs are needed whatever happens, then `jobs` groups more), so a long run holds up one worker."""
+    runs are needed whatever happens, then, while the time budget lasts, `jobs` groups more), so a
+    long run holds up one worker."""
     interval = SequentialInterval(settings.epsilon, settings.kappa, maximum_runs=settings.max_runs_per_size)
     records: list[RunRecord] = []
     started = time.perf_counter()
@@ -186,9 +187,13 @@ def _evaluate_size(policy: GeneralPolicy, folder: DomainFolder, size: int, setti
     pool.take_finished()  # a run of the size before that finished meanwhile
     index = 0
     while not interval.done():
-        if _out_of_time(settings, time.perf_counter() - started + replayed, interval.runs):
+        spent = time.perf_counter() - started + replayed
+        if _out_of_time(settings, spent, interval.runs):
             break
-        ahead = max(settings.min_runs_per_size, index + jobs * group)
+        # runs past the minimum are wanted only while the budget lasts: once it is spent, none
+        over = settings.seconds_per_size is not None and spent > settings.seconds_per_size
+        ahead = min(settings.max_runs_per_size,
+                    settings.min_runs_per_size if over else max(settings.min_runs_per_size, index + jobs * group))
         while submitted * group < ahead:
             missing = [i for i in range(submitted * group, (submitted + 1) * group) if i not in logged]
             if missing:
