@@ -93,6 +93,7 @@ def test_ctrl_c_after_a_solve_is_still_a_keyboard_interrupt():
     import sys
 
     script = ("import os, signal, time\n"
+              "signal.signal(signal.SIGINT, signal.default_int_handler)\n"  # as started from a terminal
               "from stratpol.generation import domain_folder\n"
               "from stratpol.generation.size_csp import size_exists\n"
               "assert size_exists(domain_folder('blocksworld').size_model, 7)\n"
