@@ -1,16 +1,25 @@
-"""A call in a forked child process: long C++ calls (dlplan's generator, one step of a huge
-instance) hold off Python's signal handlers and keep their memory in the heap, so where it
-matters they run in a child that an interrupt or a deadline can kill and whose memory goes back
-to the system when it ends."""
+"""Work in child processes. A call in a forked child: long C++ calls (dlplan's generator, one step
+of a huge instance) hold off Python's signal handlers and keep their memory in the heap, so where it
+matters they run in a child that an interrupt or a deadline can kill and whose memory goes back to
+the system when it ends. Workers: numbered calls in forked workers (`in_forked_workers`), and a
+`RunPool` of fresh worker processes for tasks that come one by one, as a scaling evaluation's runs.
+Every worker leaves an interrupt to this process, which stops it, and one that dies without an
+answer is a ChildDied here."""
 
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 import threading
+from collections import deque
 from collections.abc import Callable, Iterator
 from multiprocessing.connection import Connection, wait
 from typing import Any, TypeVar
+
+# loky's start method (joblib vendors loky): a fresh interpreter, as spawn, that does not run the
+# caller's main module again (a script without an `if __name__ == "__main__"` guard works too)
+from joblib.externals.loky.backend import get_context
 
 T = TypeVar("T")
 
@@ -71,21 +80,133 @@ def in_forked_workers(function: Callable[[int], T], count: int, jobs: int) -> It
             connection.close()
 
 
-def _serve(connection: Connection, function: Callable[[int], Any]) -> None:
-    """A forked worker's loop: a number in, function(number) or the exception it raised out, until
-    the parent closes the pipe. An interrupt is left to the parent, which kills the worker."""
+def _serve(connection: Connection, function: Callable[[Any], Any]) -> None:
+    """A worker's loop: a question in (a number, a task), function(question) or the exception it
+    raised out, until the parent closes the pipe. An interrupt is left to the parent, which stops
+    the worker."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     while True:
         try:
-            number = connection.recv()
+            question = connection.recv()
         except EOFError:
             return
         try:
-            answer = (True, function(number))
+            answer = (True, function(question))
         except Exception as error:  # raised again in the parent
             answer = (False, error)
         connection.send(answer)
+
+
+# the thread pools a worker's libraries may start (torch's OpenMP, numpy's BLAS), as joblib limits them
+THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def worker_threads(jobs: int) -> dict[str, str]:
+    """Each of `jobs` workers' share of the cores (a variable set here already is kept), so that the
+    workers do not start a thread per core each."""
+    share = str(max((os.cpu_count() or 1) // jobs, 1))
+    return {name: os.environ.get(name, share) for name in THREAD_VARIABLES}
+
+
+class RunPool:
+    """Tasks (a function and its arguments, pickled) in `jobs` worker processes that live as long as
+    the pool; each free worker is handed the next task, and `wait` passes on whichever result comes
+    first to `on_result`. Unlike `in_forked_workers`, tasks need not be known in advance, and the
+    workers are not forked (the parent may hold torch's threads). A task no worker has begun can be
+    forgotten (`drop_queued`). With one job the tasks run in this process, the oldest when waited for,
+    so nothing runs that no one asks for."""
+
+    def __init__(self, jobs: int, on_result: Callable[[Any], None]) -> None:
+        self.on_result = on_result
+        self._queued: deque[tuple[Callable, tuple]] = deque()  # tasks no worker has begun
+        self._workers: dict[Connection, multiprocessing.process.BaseProcess] = {}
+        self._idle: list[Connection] = []
+        self._busy: set[Connection] = set()
+        if jobs > 1:
+            context = get_context("loky")
+            for _ in range(jobs):
+                here, there = context.Pipe()
+                worker = context.Process(target=_serve_tasks, args=(there, worker_threads(jobs)), daemon=True)
+                worker.start()
+                there.close()
+                self._workers[here] = worker
+                self._idle.append(here)
+
+    def submit(self, task: Callable, *args: Any) -> None:
+        self._queued.append((task, args))
+        self._hand_out()
+
+    def wait(self) -> None:
+        """Until a submitted task has finished and its result went to `on_result` (one job: the oldest
+        task runs now). ValueError when no task is waiting; a task's exception is raised here, and
+        ChildDied when a worker died without an answer."""
+        if not self._workers:
+            if not self._queued:
+                raise ValueError("no task to wait for")
+            task, args = self._queued.popleft()
+            self.on_result(task(*args))
+            return
+        if not self._busy:
+            raise ValueError("no task to wait for")
+        self._hand_on(wait(list(self._busy))[0])
+
+    def take_finished(self) -> None:
+        """Pass on the results of the tasks that have finished, without waiting."""
+        for connection in wait(list(self._busy), timeout=0) if self._busy else []:
+            self._hand_on(connection)
+
+    def drop_queued(self) -> None:
+        """Forget the tasks no worker has begun; the begun ones finish, their results passed on in a
+        later `wait`."""
+        self._queued.clear()
+
+    def close(self) -> None:
+        """Stop the workers, those still at a task too (its result is lost)."""
+        self._queued.clear()
+        for worker in self._workers.values():
+            worker.terminate()  # before anything else: a stopped worker writes no half answer
+        for connection, worker in self._workers.items():
+            worker.join()
+            connection.close()
+        self._workers, self._idle, self._busy = {}, [], set()
+
+    def _hand_on(self, connection: Connection) -> None:
+        try:
+            ok, answer = connection.recv()
+        except EOFError:
+            self._workers[connection].join()
+            raise ChildDied(self._workers[connection].exitcode, "a worker process") from None
+        self._busy.discard(connection)
+        self._idle.append(connection)
+        self._hand_out()  # the freed worker begins its next task before the result is looked at
+        if not ok:
+            raise answer
+        self.on_result(answer)
+
+    def _hand_out(self) -> None:
+        while self._idle and self._queued:
+            connection = self._idle.pop()
+            connection.send(self._queued.popleft())  # pickled here: a task that cannot be is an error here
+            self._busy.add(connection)
+
+    def __enter__(self) -> RunPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _serve_tasks(connection: Connection, variables: dict[str, str]) -> None:
+    """A RunPool worker: its share of the threads set before a task's unpickling imports torch, then
+    (function, arguments) in, the result out."""
+    os.environ.update(variables)
+    _serve(connection, _call)
+
+
+def _call(task: tuple[Callable, tuple]) -> Any:
+    function, args = task
+    return function(*args)
 
 
 def can_fork_here() -> bool:

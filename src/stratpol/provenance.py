@@ -56,7 +56,8 @@ def path_hash(path: Path, leave_out: Collection[str] = ()) -> str:
 
 # Files beside a trained model that record how its training went (a grid's learned.json, train-gnn's
 # training.json: seconds, and losses by epoch): two runs of one seeded training differ only there
-TRAINING_RECORDS = ("learned.json", "training.json")
+TRAINING_REPORT = "training.json"  # what a training wrote of itself beside its model (train-gnn, train-wl)
+TRAINING_RECORDS = ("learned.json", TRAINING_REPORT)
 
 
 def model_hash(path: Path) -> str:

@@ -21,10 +21,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from stratpol.atomic import write_csv_atomically, write_text_atomically
+from stratpol.child_process import RunPool
 from stratpol.evaluation.confidence import SequentialInterval
 from stratpol.evaluation.policies import GeneralPolicy
 from stratpol.evaluation.protocol import DRAW_SETTINGS, ScalingSettings
-from stratpol.evaluation.run_pool import RunPool
 from stratpol.evaluation.runner import run, run_together
 from stratpol.generation.registry import DomainFolder
 from stratpol.generation.sampling import sample
@@ -120,10 +120,11 @@ class _RunLog:
         self.path = None if out is None else out / "runs.jsonl"
         self.done = {} if out is None else {(r.size, r.index): r for r in read_runs(out)}
 
-    def add(self, record: RunRecord) -> None:
-        self.done[(record.size, record.index)] = record
-        if self.path is not None:
-            append_record(self.path, record)
+    def add(self, records: list[RunRecord]) -> None:
+        for record in records:
+            self.done[(record.size, record.index)] = record
+            if self.path is not None:
+                append_record(self.path, record)
 
 
 def scaling_evaluation(policy: GeneralPolicy, folder: DomainFolder, settings: ScalingSettings = ScalingSettings(),
@@ -145,7 +146,7 @@ def scaling_evaluation(policy: GeneralPolicy, folder: DomainFolder, settings: Sc
     result = ScalingResult(getattr(policy, "name", "policy"), folder.name, provenance=provenance)
     below = 0
     used: list[RunRecord] = []
-    with RunPool(max(settings.jobs, 1), on_result=lambda records: [log.add(r) for r in records]) as pool:
+    with RunPool(max(settings.jobs, 1), on_result=log.add) as pool:
         for size in range(1, settings.max_size + 1):
             if not size_exists(folder.size_model, size):
                 continue

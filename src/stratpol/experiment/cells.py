@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from stratpol.atomic import write_text_atomically
+from stratpol.child_process import RunPool
 from stratpol.errors import InputError
 from stratpol.evaluation.policies import GeneralPolicy
 from stratpol.evaluation.protocol import STOP_RULE, ScalingSettings
@@ -275,9 +276,8 @@ def _ipc_run(policy: GeneralPolicy, domain: Domain, path: Path, root: Path, plan
 def _ipc(config: ExperimentConfig, cell: Cell, policy: GeneralPolicy, row: CellRow, earlier: Path | None,
          report) -> None:
     """One run per IPC test instance (resumable through ipc.jsonl, or taken over from the `earlier`
-    evaluation of the cell), step bound 10 * objects + L; `evaluation_jobs` of them at once."""
-    from joblib import Parallel, delayed
-
+    evaluation of the cell), step bound 10 * objects + L; `evaluation_jobs` of them at once, each
+    logged as it ends."""
     files = ipc_instances(config, cell.domain)
     if not files:
         return
@@ -287,15 +287,20 @@ def _ipc(config: ExperimentConfig, cell: Cell, policy: GeneralPolicy, row: CellR
     done = {record.file: record for record in read_records(log, IpcRun)}
     root = config.ipc_folder(cell.domain)
     domain = domain_folder(cell.domain).domain
-    missing = [path for path in files if str(path.relative_to(root)) not in done]
-    runs = Parallel(n_jobs=config.evaluation_jobs, return_as="generator")(
-        delayed(_ipc_run)(policy, domain, path, root, config.evaluation.protocol.plan_length_bound,
-                          config.evaluation.ipc_time_limit) for path in missing)
-    for record in runs:  # in file order, each logged as soon as it and those before it are done
+
+    def logged(record: IpcRun) -> None:
         done[record.file] = record
         append_record(log, record)
         report(f"IPC {record.file}: {'solved in ' + str(record.steps) + ' steps' if record.solved else record.failure}"
                f" ({record.seconds:.1f} s)")
+
+    missing = [path for path in files if str(path.relative_to(root)) not in done]
+    with RunPool(config.evaluation_jobs, on_result=logged) as pool:
+        for path in missing:
+            pool.submit(_ipc_run, policy, domain, path, root, config.evaluation.protocol.plan_length_bound,
+                        config.evaluation.ipc_time_limit)
+        for _ in missing:
+            pool.wait()
     records = [done[str(p.relative_to(root))] for p in files]
     solved = [r for r in records if r.solved]
     steps = sum(r.steps for r in records)

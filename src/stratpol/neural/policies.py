@@ -23,9 +23,10 @@ from stratpol.generation import domain_folder
 from stratpol.neural.encoding import StateEncoder
 from stratpol.neural.rgnn import RelationalGNN, RGNNConfig
 from stratpol.planning import Instance, State, Successor
+from stratpol.provenance import TRAINING_REPORT
 
 CHECKPOINT_FORMAT = "stratpol-gnn/1"
-CHECKPOINT_FILES = ("gnn.json", "model.pt", "training.json")  # training.json: the report of train_on_generated
+CHECKPOINT_FILES = ("gnn.json", "model.pt", TRAINING_REPORT)  # the report of train_on_generated
 
 
 def pick_device(name: str = "auto") -> torch.device:

@@ -31,7 +31,7 @@ from stratpol.neural.losses import q_loss, regulariser_bounds, value_loss
 from stratpol.neural.policies import CHECKPOINT_FILES, pick_device, save_checkpoint
 from stratpol.neural.rgnn import RelationalGNN, RGNNConfig
 from stratpol.neural.selection import FixedScores, fixed_coverage, fixed_validation_set
-from stratpol.provenance import Provenance, claim_folder
+from stratpol.provenance import TRAINING_REPORT, Provenance, claim_folder
 
 _REGULARISER = {"v": "none", "q": "none", "q-exp": "explicit", "q-heu": "heuristic"}
 
@@ -187,7 +187,7 @@ def train_on_generated(domain: str, config: GNNTraining, out: Path, sizes: Seque
             raise InputError(f"{config.planner} solved no fixed validation instance of {domain} within "
                              f"{config.time_limit} s")
     report = train_gnn(domain, trajectories, config, out, progress, fixed_set)
-    write_text_atomically(out / "training.json", json.dumps(
+    write_text_atomically(out / TRAINING_REPORT, json.dumps(
         {**asdict(report), "examples_per_second": report.examples_per_second}, indent=2) + "\n")
     return report
 

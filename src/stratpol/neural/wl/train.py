@@ -24,8 +24,7 @@ from stratpol.method_settings import WLTraining
 from stratpol.neural.wl.loading import WLModelRecord
 from stratpol.neural.wl.models import EmbeddedTrajectory, FitReport, new_model
 from stratpol.neural.wl.splits import Split, default_setting, split_instances
-
-TRAINING_FILE = "training.json"  # one of provenance.TRAINING_RECORDS
+from stratpol.provenance import TRAINING_REPORT
 
 
 def default_cache_dir() -> Path:
@@ -124,5 +123,5 @@ def train_wl(domain: str, settings: WLTraining = WLTraining(), out: Path | str =
     report = WLTrainReport(folder.name, model, mode, str(out), len(train), record.train_transitions, len(held_out),
                            features.dimension, fit, colours.unseen_share(), teacher_seconds,
                            time.perf_counter() - started, tuple(sizes))
-    write_text_atomically(out / TRAINING_FILE, json.dumps(asdict(report), indent=1) + "\n")
+    write_text_atomically(out / TRAINING_REPORT, json.dumps(asdict(report), indent=1) + "\n")
     return report
