@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from stratpol.child_process import ChildDied, RunPool, call_in_child, in_forked_workers, worker_threads
+from stratpol.errors import InputError
 
 
 def test_the_result_and_the_exception_of_the_child_come_back():
@@ -133,3 +134,21 @@ def test_closing_stops_the_workers_of_tasks_still_running(tmp_path):
     pool.submit(_until, tmp_path / "never")
     pool.close()  # an interrupted evaluation: no worker runs on orphaned
     assert not any(worker.is_alive() for worker in workers)
+
+
+def _pool_in_a_daemonic_process(answers) -> None:
+    try:
+        RunPool(2, lambda result: None)
+    except InputError as error:
+        answers.put(str(error))
+
+
+def test_a_daemonic_process_asking_for_workers_gets_one_clear_error():
+    # a Dask worker is a daemonic process, and Python forbids it children (an AssertionError deep in
+    # multiprocessing); the error says how to start workers that may have them
+    context = multiprocessing.get_context("fork")
+    answers = context.Queue()
+    child = context.Process(target=_pool_in_a_daemonic_process, args=(answers,), daemon=True)
+    child.start()
+    child.join()
+    assert "DASK_DISTRIBUTED__WORKER__DAEMON=False" in answers.get(timeout=10)

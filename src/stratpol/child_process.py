@@ -21,7 +21,12 @@ from typing import Any, TypeVar
 # caller's main module again (a script without an `if __name__ == "__main__"` guard works too)
 from joblib.externals.loky.backend import get_context
 
+from stratpol.errors import InputError
+
 T = TypeVar("T")
+
+# what a Dask worker needs to be started with so that its tasks may start worker processes
+DASK_WORKERS_WITH_CHILDREN = "DASK_DISTRIBUTED__WORKER__DAEMON=False"
 
 
 class ChildDied(RuntimeError):
@@ -124,6 +129,10 @@ class RunPool:
         self._idle: list[Connection] = []
         self._busy: set[Connection] = set()
         if jobs > 1:
+            if multiprocessing.current_process().daemon:
+                raise InputError(f"{jobs} jobs need worker processes, and a daemonic process (a Dask worker's) "
+                                 f"may not start any: start the Dask workers with {DASK_WORKERS_WITH_CHILDREN}, "
+                                 f"or use one job")
             context = get_context("loky")
             for _ in range(jobs):
                 here, there = context.Pipe()

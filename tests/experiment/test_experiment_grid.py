@@ -10,12 +10,13 @@ import shutil
 import subprocess
 import sys
 import time
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 
 import pytest
 
 from stratpol.cli import main
+from stratpol.errors import InputError
 from stratpol.experiment import load_config, run_experiment
 from stratpol.experiment.cells import Cell, cell_fingerprint, earlier_evaluation, evaluation_folder
 from stratpol.generation import domain_folder
@@ -100,6 +101,24 @@ def test_a_dask_cluster_gives_the_same_rows(local, tiny, tmp_path):
     assert [_comparable(r) for r in on_dask.grid.rows] == [_comparable(r) for r in result.grid.rows]
     assert (elsewhere.out / "summary.md").is_file()
     assert re.search(r"cells on the cluster: 2/2, \d running on 1 workers", log.getvalue())  # from the futures
+
+
+def test_evaluation_jobs_on_a_cluster_need_workers_that_may_start_processes(local, tiny, tmp_path):
+    # Dask's workers are daemonic processes by default, which Python forbids children: the grid says
+    # so before it submits a cell, and with workers started as the error says it runs as locally
+    import dask
+    from distributed import Client, LocalCluster
+
+    _, result = local
+    config = replace(load_config(tiny, out=tmp_path / "dask"), evaluation_jobs=2)
+    with LocalCluster(n_workers=1, threads_per_worker=1, dashboard_address=None) as cluster, Client(cluster) as client:
+        with pytest.raises(InputError, match="1 of the cluster's 1 workers .* DASK_DISTRIBUTED__WORKER__DAEMON=False"):
+            run_experiment(config, cluster=client)
+    assert not (config.out / "cells").exists()
+    with dask.config.set({"distributed.worker.daemon": False}), \
+            LocalCluster(n_workers=1, threads_per_worker=1, dashboard_address=None) as cluster, Client(cluster) as client:
+        on_dask = run_experiment(config, cluster=client)
+    assert [_comparable(r) for r in on_dask.grid.rows] == [_comparable(r) for r in result.grid.rows]
 
 
 def test_parallel_runs_within_the_cells_give_the_same_rows_and_keys(local, tiny, tmp_path, capsys):

@@ -7,6 +7,7 @@ so an interrupted experiment resumes with the cells still missing (and those res
 from __future__ import annotations
 
 import enum
+import multiprocessing
 import json
 import os
 import shutil
@@ -278,6 +279,23 @@ def _in_workers(work: Callable[[ExperimentConfig, Cell], T], config: ExperimentC
                          f"run the same command to resume") from None
 
 
+def _check_workers_may_start_processes(client, jobs: int) -> None:
+    """InputError, before any cell is submitted, when a worker of the cluster is a daemonic process:
+    its cells could not start the `jobs` processes of their evaluations (Dask's default)."""
+    from stratpol.child_process import DASK_WORKERS_WITH_CHILDREN
+
+    daemonic = sorted(address for address, is_daemonic in client.run(_is_daemonic).items() if is_daemonic)
+    if daemonic:
+        raise InputError(f"evaluation_jobs {jobs} starts processes in each Dask worker, and {len(daemonic)} of "
+                         f"the cluster's {len(client.scheduler_info()['workers'])} workers ({daemonic[0]} "
+                         f"first) are daemonic processes, which may not: start them with "
+                         f"{DASK_WORKERS_WITH_CHILDREN}, or set evaluation_jobs = 1")
+
+
+def _is_daemonic() -> bool:
+    return multiprocessing.current_process().daemon
+
+
 def _quiet_resource_tracker() -> None:
     """Turn off the warnings of loky's resource tracker, a process of its own that inherits our environment.
 
@@ -304,6 +322,8 @@ def _on_cluster(config: ExperimentConfig, todo: list[Cell], cluster,
     except OSError as error:
         raise InputError(f"cannot reach the Dask scheduler at {cluster}: {error}") from None
     try:
+        if config.evaluation_jobs > 1:
+            _check_workers_may_start_processes(client, config.evaluation_jobs)
         futures = {client.submit(run_cell, config, cell, pure=False, key=f"stratpol-{cell.id}-{id(todo)}"): cell
                    for cell in todo}
         for done, future in enumerate(as_completed(futures), start=1):
