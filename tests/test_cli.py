@@ -245,6 +245,10 @@ def test_an_evaluation_folder_is_never_resumed_by_another_policy(tmp_path):
     assert (out / "runs.jsonl").read_text() == runs  # untouched
     other_settings = stratpol("evaluate", GOLDEN_GRIPPER, *settings, "--kappa", "0.2", "--out", out)
     assert other_settings.returncode == 2 and "kappa 0.2 (the folder's: 0.1)" in other_settings.stderr
+    other_choices = stratpol("evaluate", GOLDEN_GRIPPER, *settings, "--tie-break", "rule-order", "--out", out)
+    assert other_choices.returncode == 2 and "rule-order tie-break" in other_choices.stderr  # other runs
+    planner = stratpol("evaluate", "--planner", "lama-first", *settings, "--tie-break", "first", "--out", out)
+    assert planner.returncode == 2 and "--tie-break is a rule policy's choice" in planner.stderr
 
     forced = stratpol("evaluate", broken, *settings, "--force", "--out", out)
     assert forced.returncode == 0, forced.stderr

@@ -47,7 +47,7 @@ def test_grids_differ_from_the_protocol_defaults_in_three_budgets_only():
 @pytest.mark.parametrize("command, settings, extra", [
     ("train-gnn", "GNNTraining", {"domain", "sizes", "threads", "out", "force"}),
     ("train-wl", "WLTraining", {"domain", "sizes", "validation_sizes", "out"}),
-    ("evaluate", "ScalingSettings", {"policy", "planner", "domain", "out", "force"}),
+    ("evaluate", "ScalingSettings", {"policy", "planner", "domain", "tie_break", "out", "force"}),
 ])
 def test_the_command_line_options_are_the_settings_fields(command, settings, extra):
     from stratpol.cli import build_parser

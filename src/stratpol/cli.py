@@ -471,6 +471,9 @@ def _evaluate(args: argparse.Namespace) -> int:
 
     if (args.policy is None) == (args.planner is None):
         raise InputError("give either a policy file or --planner NAME")
+    if args.tie_break != "random" and (args.planner is not None or Path(args.policy).is_dir()):
+        raise InputError("--tie-break is a rule policy's choice among compatible successors; a planner or a "
+                         "trained model chooses its own")
     folder = domain_folder(args.domain)
     if args.planner is not None:
         from stratpol.planning.planners import planner
@@ -484,13 +487,15 @@ def _evaluate(args: argparse.Namespace) -> int:
     else:
         vocabulary = Vocabulary(folder.domain)
         try:
-            policy = RulePolicy(_load_policy(args.policy, vocabulary), vocabulary, seed=args.seed,
+            policy = RulePolicy(_load_policy(args.policy, vocabulary), vocabulary, args.tie_break, args.seed,
                                 name=Path(args.policy).stem)
         except ValueError as error:
             raise InputError(str(error), args.policy) from None
     settings = from_options(ScalingSettings(), args)
     out = Path(args.out)
     source = f"planner {args.planner}" if args.planner is not None else model_hash(Path(args.policy))
+    if isinstance(policy, RulePolicy):
+        source = policy.source(source)
     with Progress() as progress:
         result = scaling_evaluation(policy, folder, settings, out, source=source, force=args.force, progress=progress)
     plot_scaling([result], out / "scaling.png", tau=args.tau)
@@ -774,7 +779,7 @@ def _printed_rows(render: Callable[[list], str]) -> Callable[[object], None]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from stratpol.evaluation.protocol import ScalingSettings
+    from stratpol.evaluation.protocol import TIE_BREAKS, ScalingSettings
     from stratpol.learning.settings import PAPER_SETTINGS, LearningSettings
     from stratpol.method_settings import GNNTraining, WLTraining
     from stratpol.parameters import add_options
@@ -874,8 +879,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("policy", help="policy file (readable or dlplan format)")
     run.add_argument("--domain", required=True, help="domain name or domain.pddl")
     run.add_argument("problem", help="PDDL problem file")
-    run.add_argument("--tie-break", choices=["first", "random"], default="random",
-                     help="among several compatible successors (default: random, seeded)")
+    run.add_argument("--tie-break", choices=TIE_BREAKS, default="random",
+                     help="among several compatible successors: by action name, at random (seeded; the "
+                          "default), or of the earliest rule that accepts one (rule-order)")
     run.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the tie-break (default: 0)")
     run.add_argument("--step-bound", type=_positive, metavar="N", help="give up after N steps (default: 10 * objects + 100)")
     run.add_argument("--sketch-width", type=_width, default=0, metavar="K",
@@ -904,6 +910,8 @@ def build_parser() -> argparse.ArgumentParser:
                           help="policy file, or a trained model's folder (or use --planner for the baseline)")
     evaluate.add_argument("--planner", metavar="NAME", help="evaluate a planner as the policy (e.g. lama-first)")
     evaluate.add_argument("--domain", required=True, help="domain name (instances come from its generator)")
+    evaluate.add_argument("--tie-break", choices=TIE_BREAKS, default="random",
+                          help="a rule policy's choice among compatible successors (as `stratpol run`'s)")
     add_options(evaluate, ScalingSettings())  # the protocol: --epsilon, --kappa, --max-size, ...
     evaluate.add_argument("--out", required=True, metavar="DIR",
                           help="output folder (resumed if this policy and these settings began it)")

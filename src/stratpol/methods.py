@@ -156,7 +156,8 @@ def _load_rules(config: ExperimentConfig, domain: str, seed: int, folder: Path |
     from stratpol.generation import domain_folder
     from stratpol.policy.text import read_policy
 
-    return RulePolicy(read_policy(folder / RULES_POLICY), Vocabulary(domain_folder(domain).domain), seed=seed)
+    return RulePolicy(read_policy(folder / RULES_POLICY), Vocabulary(domain_folder(domain).domain),
+                      config.rules.tie_break, seed)
 
 
 def _train_gnn(value: str, config: ExperimentConfig, domain: str, seed: int, folder: Path, report: Report) -> None:

@@ -93,6 +93,7 @@ def test_a_domain_takes_its_own_largest_size_and_the_first_folder_with_its_polic
     (("\"gnn-q-exp\"", "\"gnn-q-exp@fixed-loss\""), "methods: gnn-q-exp@fixed-loss needs a fixed validation set"),
     (("max_size = 12", "max_size = 12\nmax_sizes = { ferry = 0 }"), "evaluation.max_sizes.ferry: must be positive"),
     (("[gnn]", "[rules]\npolicies = [\"ipc\", 3]\n[gnn]"), "rules.policies: expected a folder or a list of folders"),
+    (("[gnn]", "[rules]\ntie_break = \"best\"\n[gnn]"), "rules.tie_break: unknown tie-break 'best'"),
 ])
 def test_a_mistake_names_the_file_and_the_key(tmp_path, change, key):
     old, new = change
@@ -166,6 +167,21 @@ def test_the_training_device_changes_neither_the_cells_nor_their_models(tmp_path
     assert cell_fingerprint(on_gpu, cell) == cell_fingerprint(config, cell)
     deeper = load_config(_write(tmp_path, VALID.replace("epochs = 3", "epochs = 3\nlayers = 30")))
     assert artifact_folder(deeper, cell) != artifact_folder(config, cell)
+
+
+def test_the_tie_break_keys_the_rule_cells_evaluations_not_their_policies(tmp_path):
+    from stratpol.experiment.cells import Cell, artifact_folder, cell_fingerprint
+
+    config = load_config(_write(tmp_path, VALID))
+    explicit = load_config(_write(tmp_path, VALID.replace("[gnn]", "[rules]\ntie_break = \"random\"\n[gnn]")))
+    ordered = load_config(_write(tmp_path, VALID.replace("[gnn]", "[rules]\ntie_break = \"rule-order\"\n[gnn]")))
+    assert ordered.rules.tie_break == "rule-order" and config.rules.tie_break == "random"
+    rules, neural = Cell("gripper", "rules", 0), Cell("gripper", "gnn-q-exp", 0)
+    # the default keeps the keys of the cells run before the setting existed
+    assert cell_fingerprint(explicit, rules) == cell_fingerprint(config, rules)
+    assert cell_fingerprint(ordered, rules) != cell_fingerprint(config, rules)
+    assert artifact_folder(ordered, rules) == artifact_folder(config, rules)  # the same policy
+    assert cell_fingerprint(ordered, neural) == cell_fingerprint(config, neural)
 
 
 def test_training_on_a_missing_gpu_is_one_line_before_any_cell_runs(tmp_path, capsys):

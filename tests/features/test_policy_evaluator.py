@@ -13,7 +13,7 @@ from dlplan.core import State as DlplanState
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from stratpol.evaluation import RulePolicy
+from stratpol.evaluation import RulePolicy, run
 from stratpol.features import Vocabulary
 from stratpol.features.policy_evaluator import PolicyEvaluator
 from stratpol.features.pool import parse_feature
@@ -22,6 +22,7 @@ from stratpol.generation.sampling import sample_instances
 from stratpol.policy.text import read_policy
 
 POLICIES = Path(__file__).parents[2] / "experiments" / "results" / "policies" / "gp2024"
+OPTIMAL_TEACHER = POLICIES.parent / "optimal-teacher"
 # domain -> (policy file, generated size): learned policies with features of every kind
 CASES = {
     "ferry": ("ferry.policy", 12),
@@ -95,6 +96,56 @@ def test_a_run_takes_the_first_compatible_successor_in_name_order(case):
     assert chosen == (compatible[0] if compatible else None)
     excluded = controller.choose(state, exclude={chosen.state}) if chosen else None
     assert excluded == (compatible[1] if len(compatible) > 1 else None)
+
+
+def _rule_order_agrees_with_dlplan(policy, vocabulary, instance, elements, seed, steps) -> None:
+    """The lazy pass (rules after the best so far never checked) against every successor's
+    accepting rules, found by dlplan's values, on a random state."""
+    on_instance = PolicyEvaluator(policy, vocabulary).on(instance)
+    state = random_walk(instance, steps, seed)
+    actions = sorted(instance.applicable_actions(state), key=str)
+    source = _dlplan_values(policy, elements, on_instance._bridge, state)
+    ranked = []  # (earliest accepting rule, action order) per compatible successor
+    for order, action in enumerate(actions):
+        target = _dlplan_values(policy, elements, on_instance._bridge, instance.apply(state, action)[0])
+        accepting = policy.accepting_rules(source, target)
+        if accepting:
+            ranked.append((policy.rules.index(accepting[0]), order))
+    chosen = on_instance.first_by_rule_order(state, actions)
+    assert (chosen.action if chosen else None) == (actions[min(ranked)[1]] if ranked else None)
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**16), steps=st.integers(0, 25))
+def test_rule_order_takes_the_first_successor_of_the_earliest_rule_that_accepts_one(case, seed, steps):
+    _rule_order_agrees_with_dlplan(*case, seed, steps)
+
+
+@pytest.fixture(scope="module")
+def gripper_from_optimal_plans():
+    folder = domain_folder("gripper")
+    policy = read_policy(OPTIMAL_TEACHER / "gripper.policy")
+    vocabulary = Vocabulary(folder.domain)
+    instance = folder.domain.instance_from_text(folder.generator(balls=7))
+    return policy, vocabulary, instance, [parse_feature(vocabulary, f.kind, f.description).element
+                                          for f in policy.features]
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**16), steps=st.integers(0, 25))
+def test_rule_order_where_the_rules_overlap(gripper_from_optimal_plans, seed, steps):
+    # with a ball in hand in rooma the policy accepts both a second pick (its second rule) and the
+    # move (its third), and "move" comes first by name
+    _rule_order_agrees_with_dlplan(*gripper_from_optimal_plans, seed, steps)
+
+
+def test_in_rule_order_the_gripper_policy_always_carries_two_balls(gripper_from_optimal_plans):
+    # its plans are then optimal (3 trips with two balls, one with the seventh: 21 steps); by name
+    # it leaves with one ball each time (4 steps a ball, less the last move back)
+    policy, vocabulary, instance, _ = gripper_from_optimal_plans
+    steps = {tie_break: run(RulePolicy(policy, vocabulary, tie_break), instance, 100).steps
+             for tie_break in ("first", "rule-order")}
+    assert steps == {"first": 27, "rule-order": 21}
 
 
 CONSTRUCTORS = [  # every dlplan constructor the pymimir translation knows, on blocks

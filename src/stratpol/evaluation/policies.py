@@ -12,6 +12,7 @@ import time
 from collections.abc import Container, Sequence
 from typing import Protocol
 
+from stratpol.evaluation.protocol import TIE_BREAKS
 from stratpol.features import Vocabulary
 from stratpol.features.policy_evaluator import PolicyEvaluator
 from stratpol.planning import Instance, State, Successor
@@ -49,11 +50,10 @@ class BatchPolicy(GeneralPolicy, Protocol):
         """What each (controller, state, exclude) would choose, decided together."""
 
 
-TIE_BREAKS = ("first", "random")
-
-
 class RulePolicy:
-    """A rule policy: any compatible successor; ties broken by action name ("first") or at random."""
+    """A rule policy: any compatible successor; ties broken by action name ("first"), at random, or
+    by the policy's order of rules ("rule-order": a successor of the earliest rule that accepts one,
+    at random among its successors). Any choice keeps the policy's termination certificate."""
 
     def __init__(self, policy: Policy, vocabulary: Vocabulary, tie_break: str = "random", seed: int = 0,
                  name: str = "rules") -> None:
@@ -63,6 +63,11 @@ class RulePolicy:
         self.evaluator = PolicyEvaluator(policy, vocabulary)
         self.tie_break = tie_break
         self.seed = seed
+
+    def source(self, content_hash: str) -> str:
+        """What names this policy's runs in an evaluation's provenance: its file's content hash, and
+        the tie-break where it is not the default random one (the runs differ)."""
+        return content_hash if self.tie_break == "random" else f"{content_hash}, {self.tie_break} tie-break"
 
     def __reduce__(self):
         # dlplan objects do not pickle: a worker process parses the features again
@@ -97,6 +102,8 @@ class _RuleController:
             self.rng.shuffle(actions)
         if phase_seconds is not None:
             phase_seconds["successors"] += time.perf_counter() - started
+        if self.tie_break == "rule-order":
+            return self.on_instance.first_by_rule_order(state, actions, exclude)
         return self.on_instance.first_compatible(state, actions, exclude)
 
     def accepts(self, state: State, target: State) -> bool:

@@ -8,6 +8,9 @@ from dataclasses import asdict, dataclass, fields
 from stratpol.parameters import at_least, parameter, positive, validate, within
 from stratpol.provenance import Provenance
 
+# how a rule policy picks among several compatible successors (evaluation.policies.RulePolicy)
+TIE_BREAKS = ("first", "random", "rule-order")
+
 
 @dataclass(frozen=True)
 class ScalingSettings:

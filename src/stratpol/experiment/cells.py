@@ -23,9 +23,9 @@ from pathlib import Path
 from stratpol.atomic import write_text_atomically
 from stratpol.child_process import RunPool
 from stratpol.errors import InputError
-from stratpol.evaluation.policies import GeneralPolicy
+from stratpol.evaluation.policies import GeneralPolicy, RulePolicy
 from stratpol.evaluation.protocol import STOP_RULE, ScalingSettings
-from stratpol.experiment.config import ExperimentConfig, flat_settings
+from stratpol.experiment.config import ExperimentConfig, RulesConfig, flat_settings
 from stratpol.generation import domain_folder
 from stratpol.methods import MethodKind, TrainingFailed, method
 from stratpol.planning import Domain
@@ -78,6 +78,7 @@ def training_settings(config: ExperimentConfig, cell: Cell) -> dict:
                 MethodKind.PLANNER: config.planner}[kind]
     changed = _for_domain(flat_settings(settings), ("sizes", "per_size"), cell.domain)
     changed.pop("device", None)  # where a model trains, not what it learns (its training.json says where)
+    changed.pop("tie_break", None)  # how a rule policy's runs choose: the evaluation's key (cell_fingerprint)
     if "policies" in changed:  # a saved policy: its content, wherever the folder lies
         saved = config.rules.saved_policy(cell.domain)
         changed["policies"] = None if saved is None else path_hash(saved)
@@ -88,7 +89,9 @@ def training_settings(config: ExperimentConfig, cell: Cell) -> dict:
 
 def cell_fingerprint(config: ExperimentConfig, cell: Cell) -> str:
     evaluation = _for_domain(flat_settings(config.evaluation), ("max_sizes",), cell.domain)
-    return fingerprint({**training_settings(config, cell), "method": cell.method}, evaluation)
+    runs = {"tie_break": config.rules.tie_break} \
+        if method(cell.method).kind is MethodKind.RULES and config.rules.tie_break != RulesConfig.tie_break else {}
+    return fingerprint({**training_settings(config, cell), "method": cell.method, **runs}, evaluation)
 
 
 def _for_domain(settings: dict, per_domain: Sequence[str], domain: str) -> dict:
@@ -168,6 +171,8 @@ def run_cell(config: ExperimentConfig, cell: Cell, progress: Callable[[str], Non
     # a folder left by an older artifact of this cell starts afresh (the source differs), unless the
     # artifact was trained again to the same model (a fresh checkout): then its runs are this one's
     source = cell.method if artifact is None else model_hash(artifact)
+    if isinstance(policy, RulePolicy):
+        source = policy.source(source)
     earlier = earlier_evaluation(config, cell, source)
     _scaling(config, cell, policy, row, source, earlier, report)
     _ipc(config, cell, policy, row, earlier, report)

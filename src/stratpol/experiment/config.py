@@ -48,6 +48,9 @@ class RulesConfig:
     # first folder that has one instead of learning, so that a grid evaluates committed policies
     policies: tuple[str, ...] = ()
     learn_missing: bool = False  # a domain with no saved policy is learned (else its cells are an error)
+    # how the evaluation picks among compatible successors (evaluation.protocol.TIE_BREAKS): a setting
+    # of the runs, not of the learning (an evaluation's key, not an artifact's)
+    tie_break: str = "random"
 
     def saved_policy(self, domain: str) -> Path | None:
         """The saved policy a cell of `domain` evaluates, None when the grid learns it."""
@@ -298,6 +301,7 @@ def flat_settings(settings: Any) -> dict:
 
 
 def _rules(table: _Reader, base: Path) -> RulesConfig:
+    from stratpol.evaluation.protocol import TIE_BREAKS
     from stratpol.planning.planners import PLANNERS, planner_chain
 
     default = RulesConfig()
@@ -314,8 +318,11 @@ def _rules(table: _Reader, base: Path) -> RulesConfig:
     for folder in folders:
         if not Path(folder).is_dir():
             table.fail("policies", f"folder not found: {folder}")
+    tie_break = table.get("tie_break", str, default.tie_break)
+    if tie_break not in TIE_BREAKS:
+        table.fail("tie_break", f"unknown tie-break {tie_break!r} (known: {', '.join(TIE_BREAKS)})")
     config = RulesConfig(learning, table.positive("time_limit", float, default.time_limit), folders,
-                         table.get("learn_missing", bool, default.learn_missing))
+                         table.get("learn_missing", bool, default.learn_missing), tie_break)
     table.finish()
     return config
 

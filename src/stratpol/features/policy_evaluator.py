@@ -159,6 +159,17 @@ class InstancePolicy:
         per nut and spanner)."""
         return next(self._accepted(state, self._by_action(state, actions, exclude)), None)
 
+    def first_by_rule_order(self, state: State, actions: Iterable[GroundAction],
+                            exclude: Container[State] = ()) -> Successor | None:
+        """The successor by the first of `actions` that the earliest rule (in the policy's order)
+        accepting any of them accepts: the policy read as a decision list. A successor is looked at
+        only for the rules before the best found so far, and none after one the first rule that
+        holds accepts."""
+        chosen = None
+        for chosen in self._accepted(state, self._by_action(state, actions, exclude), ranked=True):
+            pass
+        return chosen
+
     def accepts(self, state: State, target: State) -> bool:
         """Whether some rule accepts the pair (state, target), any two states: the test of a
         policy used as a sketch, whose subgoal may lie several actions away."""
@@ -177,16 +188,20 @@ class InstancePolicy:
                 return None if target in exclude else (Successor(action, target, cost), target)
             yield changes.get(action.name), make
 
-    def _accepted(self, state: State, candidates: Iterable[Candidate]) -> Iterator:
+    def _accepted(self, state: State, candidates: Iterable[Candidate], ranked: bool = False) -> Iterator:
         """What each candidate yields whose target some rule accepts from `state`. A candidate is
         the predicates its transition changes (None: unknown) and a function that makes its
         (yield, target) pair, or None to skip it; it is called only when the features the change
-        leaves alone do not already reject the transition."""
+        leaves alone do not already reject the transition. `ranked`: only what a rule earlier in
+        the policy than every rule that accepted a candidate before accepts, so the last yield is
+        the first candidate of the earliest rule that accepts one."""
         row = self._row(state)
         source = [self._value(state, row, i) for i in range(len(self._elements))]
         rules = [r for r in self._rules if all((source[i] > 0) == v for i, v in r.conditions)]
         if not rules:
             return
+        rank = {id(r): position for position, r in enumerate(rules)} if ranked else {}
+        best = len(rules)  # ranked: the rank of the rule that accepted the last yield
         checked = {i for r in rules for i in r.checks}
         order = sorted(checked, key=lambda i: self._cost[i] / max(1, self._evaluations[i]))
         # per set of changed predicates: the features it leaves alone, the rules that accept
@@ -203,6 +218,8 @@ class InstancePolicy:
                         break
                 split = splits[changed] = (unchanged, alive, evaluated)
             unchanged, alive, evaluated = split
+            if ranked:
+                alive = [r for r in alive if rank[id(r)] < best]
             if not alive:
                 continue
             made = make()
@@ -219,6 +236,10 @@ class InstancePolicy:
                     break
             else:
                 yield item
+                if ranked:
+                    best = rank[id(alive[0])]
+                    if best == 0:
+                        return
 
     def _split(self, order: list[int], changed: frozenset[str] | None) -> tuple[list[int], list[int]]:
         """`order` split into the features a transition changing the predicates `changed` leaves
