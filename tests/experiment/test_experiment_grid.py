@@ -345,6 +345,7 @@ def test_status_tells_each_cells_stage_without_running_it(local, tmp_path, capsy
     assert "| gripper | lama-first | 6 |" in printed and "| gripper | rules |" not in printed
     assert printed.splitlines()[-1].startswith("1 of 2 cells finished")
     assert (out / "summary.md").is_file() and (out / "scaling-gripper.png").is_file()
+    assert (out / "summary.md").read_text().endswith("\nCells not finished (1):\n\n- gripper.rules.s0: to run\n")
     assert not (out / "artifacts").exists()
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from stratpol.errors import InputError
 from stratpol.experiment.config import ExperimentConfig, load_config
-from stratpol.experiment.grid import GridResult, finished_rows, run_grid
+from stratpol.experiment.grid import CellState, GridResult, finished_rows, grid_status, run_grid
 from stratpol.experiment.tables import write_tables
 
 
@@ -37,7 +37,9 @@ def write_grid_tables(config: ExperimentConfig, plots: bool = True) -> list[Path
         config = load_config(config.path, out=config.out)
     except InputError:
         pass
-    return write_tables(finished_rows(config), config.out, config.name, plots)
+    unfinished = [f"{status.cell.id}: {status.state.value}" + (f" ({status.detail})" if status.detail else "")
+                  for status in grid_status(config) if status.state not in (CellState.FINISHED, CellState.FAILED)]
+    return write_tables(finished_rows(config), config.out, config.name, plots, unfinished)
 
 
 __all__ = ["ExperimentConfig", "ExperimentResult", "GridResult", "load_config", "run_experiment", "run_grid",

@@ -111,14 +111,18 @@ def _csv_value(value) -> str:
     return describe_failures(value) if isinstance(value, dict) else str(value)
 
 
-def write_tables(rows: Sequence[CellRow], out: Path, title: str = "", plots: bool = True) -> list[Path]:
-    """cells.csv (every cell), summary.csv / summary.json / summary.md (per domain and method), and plots."""
+def write_tables(rows: Sequence[CellRow], out: Path, title: str = "", plots: bool = True,
+                 unfinished: Sequence[str] = ()) -> list[Path]:
+    """cells.csv (every cell), summary.csv / summary.json / summary.md (per domain and method), and plots;
+    `unfinished` (a line per cell of the grid not in `rows`: where it stands) below summary.md's table."""
     summaries = summarise(rows)
     write_csv_atomically(out / "cells.csv", _csv_rows(rows, CellRow))
     write_csv_atomically(out / "summary.csv", _csv_rows(summaries, Summary))
+    missing = f"\nCells not finished ({len(unfinished)}):\n\n" + "".join(f"- {line}\n" for line in unfinished) \
+        if unfinished else ""
     texts = {
         out / "summary.json": json.dumps([asdict(s) for s in summaries], indent=1) + "\n",
-        out / "summary.md": (f"# {title}\n\n" if title else "") + markdown_table(summaries),
+        out / "summary.md": (f"# {title}\n\n" if title else "") + markdown_table(summaries) + missing,
     }
     for path, text in texts.items():
         write_text_atomically(path, text)
