@@ -13,8 +13,8 @@ import pytest
 from stratpol.evaluation import PlannerPolicy, RulePolicy
 from stratpol.evaluation.confidence import SequentialInterval
 from stratpol.evaluation.scaling import (
-    ScalingResult, ScalingSettings, SizeResult, _summarise, dynamic_validation, read_result, same_draws,
-    scaling_evaluation,
+    ScalingResult, ScalingSettings, SizeResult, _summarise, dynamic_validation, process_cpu_seconds, read_result,
+    same_draws, scaling_evaluation,
 )
 from stratpol.features import Vocabulary
 from stratpol.generation import domain_folder
@@ -104,7 +104,7 @@ def test_parallel_runs_give_the_same_result(gripper_policy, tmp_path):
 
 def _runs(folder: Path) -> list[tuple]:
     """What each recorded run did (its size, index and outcome; not its seconds)."""
-    return [tuple(value for key, value in json.loads(line).items() if key != "seconds")
+    return [tuple(value for key, value in json.loads(line).items() if key not in ("seconds", "cpu_seconds"))
             for line in (folder / "runs.jsonl").read_text().splitlines()]
 
 
@@ -159,6 +159,50 @@ def test_a_resumed_evaluation_counts_the_recorded_seconds_against_each_size_budg
     assert (tmp_path / "runs.jsonl").read_text().splitlines() == lines
     # and each size reports the seconds its recorded runs took, not the moment of reading them back
     assert all(m.seconds >= 0.2 for m in again.sizes)
+
+
+class _BusyPolicy(_SlowPolicy):
+    """The inner policy with a computation of `seconds` before each run's first decision."""
+
+    name = "busy"
+
+    def controller(self, instance):
+        started = time.process_time()
+        while time.process_time() - started < self.seconds:
+            pass
+        return self.inner.controller(instance)
+
+
+def test_a_cpu_clock_budget_counts_what_the_runs_compute_not_how_long_they_wait(gripper_policy, tmp_path):
+    # 0.1 s a run, 0.15 s a size: on the wall clock two runs a size, waiting or computing; on the CPU
+    # clock a run that waits (as one beside other work on the machine does) costs nothing, so the
+    # size runs as if it had no budget (to its 5 runs here), while one that computes gets two
+    folder, policy = gripper_policy
+    wall = ScalingSettings(max_size=6, seconds_per_size=0.15, max_runs_per_size=5)
+    cpu = dataclasses.replace(wall, budget_clock="cpu")
+    assert [m.runs for m in scaling_evaluation(_SlowPolicy(policy, 0.1), folder, wall).sizes] == [2, 2]
+    waiting = scaling_evaluation(_SlowPolicy(policy, 0.1), folder, cpu, out=tmp_path / "waiting", source="slow")
+    assert [m.runs for m in waiting.sizes] == [5, 5]
+    assert [m.runs for m in scaling_evaluation(_BusyPolicy(policy, 0.1), folder, cpu).sizes] == [2, 2]
+    # each run is logged with its CPU seconds beside its wall-clock seconds
+    logged = [json.loads(line) for line in (tmp_path / "waiting" / "runs.jsonl").read_text().splitlines()]
+    assert all(0 <= run["cpu_seconds"] < 0.1 <= run["seconds"] for run in logged)
+    # the clock came later: at its default it stays out of a provenance; the CPU clock is another
+    # stop rule over the same draws, so it may take over the runs of a wall-clock evaluation
+    assert "budget_clock" not in wall.provenance("slow", "gripper").settings
+    assert same_draws(cpu.provenance("slow", "gripper"), wall.provenance("slow", "gripper"))
+    assert cpu.provenance("slow", "gripper").fingerprint != wall.provenance("slow", "gripper").fingerprint
+
+
+def test_a_runs_cpu_seconds_include_the_subprocesses_it_waited_for():
+    # a planner used as a policy computes in a Fast Downward process of its own
+    import subprocess
+    import sys
+
+    started = process_cpu_seconds()
+    subprocess.run([sys.executable, "-c", "import time\nt = time.process_time()\n"
+                    "while time.process_time() - t < 0.3: pass"], check=True)
+    assert process_cpu_seconds() - started >= 0.3
 
 
 def test_another_stop_rule_takes_over_the_runs_of_the_same_draws(gripper_policy, tmp_path):

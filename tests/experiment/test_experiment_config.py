@@ -94,6 +94,8 @@ def test_a_domain_takes_its_own_largest_size_and_the_first_folder_with_its_polic
     (("max_size = 12", "max_size = 12\nmax_sizes = { ferry = 0 }"), "evaluation.max_sizes.ferry: must be positive"),
     (("[gnn]", "[rules]\npolicies = [\"ipc\", 3]\n[gnn]"), "rules.policies: expected a folder or a list of folders"),
     (("[gnn]", "[rules]\ntie_break = \"best\"\n[gnn]"), "rules.tie_break: unknown tie-break 'best'"),
+    (("max_size = 12", "max_size = 12\nbudget_clock = \"cpu-time\""),
+     "evaluation.budget_clock: must be one of wall, cpu, not 'cpu-time'"),
 ])
 def test_a_mistake_names_the_file_and_the_key(tmp_path, change, key):
     old, new = change
@@ -182,6 +184,18 @@ def test_the_tie_break_keys_the_rule_cells_evaluations_not_their_policies(tmp_pa
     assert cell_fingerprint(ordered, rules) != cell_fingerprint(config, rules)
     assert artifact_folder(ordered, rules) == artifact_folder(config, rules)  # the same policy
     assert cell_fingerprint(ordered, neural) == cell_fingerprint(config, neural)
+
+
+def test_the_budget_clock_keys_every_cells_evaluation_and_the_default_keeps_the_keys(tmp_path):
+    from stratpol.experiment.cells import Cell, artifact_folder, cell_fingerprint
+
+    config = load_config(_write(tmp_path, VALID))
+    wall = load_config(_write(tmp_path, VALID.replace("max_size = 12", "max_size = 12\nbudget_clock = \"wall\"")))
+    cpu = load_config(_write(tmp_path, VALID.replace("max_size = 12", "max_size = 12\nbudget_clock = \"cpu\"")))
+    assert cpu.evaluation.protocol.budget_clock == "cpu" and config.evaluation.protocol.budget_clock == "wall"
+    for cell in (Cell("gripper", "rules", 0), Cell("gripper", "gnn-q-exp", 0), Cell("ferry", "lama-first", 0)):
+        assert cell_fingerprint(wall, cell) == cell_fingerprint(config, cell) != cell_fingerprint(cpu, cell)
+        assert artifact_folder(cpu, cell) == artifact_folder(config, cell)  # the same training
 
 
 def test_training_on_a_missing_gpu_is_one_line_before_any_cell_runs(tmp_path, capsys):

@@ -121,6 +121,20 @@ def test_evaluation_jobs_on_a_cluster_need_workers_that_may_start_processes(loca
     assert [_comparable(r) for r in on_dask.grid.rows] == [_comparable(r) for r in result.grid.rows]
 
 
+def test_a_cpu_clock_budget_on_a_cluster_needs_workers_of_one_thread(tiny, tmp_path):
+    # a worker's threads share its process's CPU time: cells side by side would spend each other's budget
+    from distributed import Client, LocalCluster
+
+    config = load_config(tiny, out=tmp_path / "dask")
+    config = replace(config, evaluation=replace(config.evaluation,
+                                                protocol=replace(config.evaluation.protocol, budget_clock="cpu")))
+    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as cluster, \
+            Client(cluster) as client:
+        with pytest.raises(InputError, match="1 of the cluster's 1 workers .* --nthreads 1"):
+            run_experiment(config, cluster=client)
+    assert not (config.out / "cells").exists()
+
+
 def test_parallel_runs_within_the_cells_give_the_same_rows_and_keys(local, tiny, tmp_path, capsys):
     _, result = local
     out = tmp_path / "parallel"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import random
+import resource
 import shutil
 import time
 from collections import Counter
@@ -45,6 +46,19 @@ class RunRecord:
     plan_length: int | None
     seconds: float
     failure: str | None
+    cpu_seconds: float | None = None  # the CPU seconds it took (None in logs written before they were kept)
+
+    def clock_seconds(self, clock: str) -> float:
+        """What the run counts against a size's time budget on `clock` ("wall" or "cpu"); a run
+        logged without its CPU seconds counts its wall-clock seconds."""
+        return self.cpu_seconds if clock == "cpu" and self.cpu_seconds is not None else self.seconds
+
+
+def process_cpu_seconds() -> float:
+    """CPU seconds this process has used, in all its threads and in the subprocesses it has waited
+    for (a planner used as a policy): what a run costs whatever else the machine is doing."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
 
 
 def _draw_text(folder: DomainFolder, size: int, index: int, seed: int) -> str:
@@ -54,12 +68,16 @@ def _draw_text(folder: DomainFolder, size: int, index: int, seed: int) -> str:
 
 def _run_group(policy: GeneralPolicy, domain: Domain, texts: dict[int, str], size: int, step_bound: int,
                forbid_revisits: bool) -> list[RunRecord]:
-    """The runs of `texts` (index -> instance text): alone where there is one, else together."""
+    """The runs of `texts` (index -> instance text): alone where there is one, else together (each
+    run's CPU seconds then its share of the group's, in proportion to its wall-clock share)."""
     instances = [domain.instance_from_text(text) for text in texts.values()]
+    cpu_started = process_cpu_seconds()
     outcomes = [run(policy, instances[0], step_bound, forbid_revisits=forbid_revisits)] if len(instances) == 1 \
         else run_together(policy, instances, step_bound, forbid_revisits)
+    cpu, wall = process_cpu_seconds() - cpu_started, sum(outcome.seconds for outcome in outcomes)
     return [RunRecord(size, index, outcome.solved, outcome.steps if outcome.solved else None, outcome.seconds,
-                      None if outcome.failure is None else outcome.failure.value)
+                      None if outcome.failure is None else outcome.failure.value,
+                      cpu * outcome.seconds / wall if wall > 0 else cpu / len(outcomes))
             for index, outcome in zip(texts, outcomes)]
 
 
@@ -180,7 +198,8 @@ def _evaluate_size(policy: GeneralPolicy, folder: DomainFolder, size: int, setti
     interval = SequentialInterval(settings.epsilon, settings.kappa, maximum_runs=settings.max_runs_per_size)
     records: list[RunRecord] = []
     started = time.perf_counter()
-    replayed = 0.0  # the recorded seconds of runs read back from the log
+    replayed = 0.0  # the recorded seconds of runs read back from the log (wall clock)
+    charged = 0.0  # the CPU seconds of the runs taken so far, a worker's share (CPU clock)
     logged = {index for at, index in log.done if at == size}  # before this call: read back, not run
     group = settings.runs_together if hasattr(policy, "choose_together") else 1
     jobs = max(settings.jobs, 1)
@@ -188,7 +207,7 @@ def _evaluate_size(policy: GeneralPolicy, folder: DomainFolder, size: int, setti
     pool.take_finished()  # a run of the size before that finished meanwhile
     index = 0
     while not interval.done():
-        spent = time.perf_counter() - started + replayed
+        spent = charged if settings.budget_clock == "cpu" else time.perf_counter() - started + replayed
         if _out_of_time(settings, spent, interval.runs):
             break
         # runs past the minimum are wanted only while the budget lasts: once it is spent, none
@@ -207,6 +226,7 @@ def _evaluate_size(policy: GeneralPolicy, folder: DomainFolder, size: int, setti
         record = log.done[(size, index)]
         if index in logged:
             replayed += record.seconds / jobs
+        charged += record.clock_seconds("cpu") / jobs
         records.append(record)
         interval.add(record.solved)
         index += 1

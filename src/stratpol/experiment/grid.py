@@ -292,6 +292,17 @@ def _check_workers_may_start_processes(client, jobs: int) -> None:
                          f"{DASK_WORKERS_WITH_CHILDREN}, or set evaluation_jobs = 1")
 
 
+def _check_workers_run_one_cell_at_a_time(client) -> None:
+    """InputError, before any cell is submitted, when a worker of the cluster runs several threads:
+    a CPU-clock time budget counts its process's CPU time, which cells side by side would share."""
+    threaded = sorted(address for address, threads in client.nthreads().items() if threads > 1)
+    if threaded:
+        raise InputError(f"budget_clock \"cpu\" counts a Dask worker's CPU time for the cell it runs, and "
+                         f"{len(threaded)} of the cluster's {len(client.nthreads())} workers ({threaded[0]} first) "
+                         f"run several cells at once: start them with --nthreads 1 (more of them for more "
+                         f"cells at once), or use budget_clock \"wall\"")
+
+
 def _is_daemonic() -> bool:
     return multiprocessing.current_process().daemon
 
@@ -324,6 +335,8 @@ def _on_cluster(config: ExperimentConfig, todo: list[Cell], cluster,
     try:
         if config.evaluation_jobs > 1:
             _check_workers_may_start_processes(client, config.evaluation_jobs)
+        if config.evaluation.protocol.budget_clock == "cpu":
+            _check_workers_run_one_cell_at_a_time(client)
         futures = {client.submit(run_cell, config, cell, pure=False, key=f"stratpol-{cell.id}-{id(todo)}"): cell
                    for cell in todo}
         for done, future in enumerate(as_completed(futures), start=1):
