@@ -7,8 +7,8 @@ so an interrupted experiment resumes with the cells still missing (and those res
 from __future__ import annotations
 
 import enum
-import multiprocessing
 import json
+import multiprocessing
 import os
 import shutil
 from collections.abc import Callable, Iterator, Sequence
