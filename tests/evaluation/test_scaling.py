@@ -149,16 +149,17 @@ class _SlowPolicy:
 
 def test_a_resumed_evaluation_counts_the_recorded_seconds_against_each_size_budget(gripper_policy, tmp_path):
     folder, policy = gripper_policy
-    # 0.1 s a run, 0.15 s a size: two runs a size; read back, the two runs spend the budget again
-    # (a clock started over would run a third, and more on every resume)
-    settings = ScalingSettings(max_size=6, seconds_per_size=0.15)
-    first = scaling_evaluation(_SlowPolicy(policy, 0.1), folder, settings, out=tmp_path, source="slow")
+    # 0.2 s a run, 0.3 s a size: two runs a size (a margin of 0.1 s a run for a loaded machine); read
+    # back, the two runs spend the budget again (a clock started over would run a third, and more on
+    # every resume)
+    settings = ScalingSettings(max_size=6, seconds_per_size=0.3)
+    first = scaling_evaluation(_SlowPolicy(policy, 0.2), folder, settings, out=tmp_path, source="slow")
     lines = (tmp_path / "runs.jsonl").read_text().splitlines()
-    again = scaling_evaluation(_SlowPolicy(policy, 0.1), folder, settings, out=tmp_path, source="slow")
+    again = scaling_evaluation(_SlowPolicy(policy, 0.2), folder, settings, out=tmp_path, source="slow")
     assert [m.runs for m in first.sizes] == [m.runs for m in again.sizes] == [2, 2]
     assert (tmp_path / "runs.jsonl").read_text().splitlines() == lines
     # and each size reports the seconds its recorded runs took, not the moment of reading them back
-    assert all(m.seconds >= 0.2 for m in again.sizes)
+    assert all(m.seconds >= 0.4 for m in again.sizes)
 
 
 class _BusyPolicy(_SlowPolicy):
@@ -174,19 +175,19 @@ class _BusyPolicy(_SlowPolicy):
 
 
 def test_a_cpu_clock_budget_counts_what_the_runs_compute_not_how_long_they_wait(gripper_policy, tmp_path):
-    # 0.1 s a run, 0.15 s a size: on the wall clock two runs a size, waiting or computing; on the CPU
+    # 0.2 s a run, 0.3 s a size: on the wall clock two runs a size, waiting or computing; on the CPU
     # clock a run that waits (as one beside other work on the machine does) costs nothing, so the
     # size runs as if it had no budget (to its 5 runs here), while one that computes gets two
     folder, policy = gripper_policy
-    wall = ScalingSettings(max_size=6, seconds_per_size=0.15, max_runs_per_size=5)
+    wall = ScalingSettings(max_size=6, seconds_per_size=0.3, max_runs_per_size=5)
     cpu = dataclasses.replace(wall, budget_clock="cpu")
-    assert [m.runs for m in scaling_evaluation(_SlowPolicy(policy, 0.1), folder, wall).sizes] == [2, 2]
-    waiting = scaling_evaluation(_SlowPolicy(policy, 0.1), folder, cpu, out=tmp_path / "waiting", source="slow")
+    assert [m.runs for m in scaling_evaluation(_SlowPolicy(policy, 0.2), folder, wall).sizes] == [2, 2]
+    waiting = scaling_evaluation(_SlowPolicy(policy, 0.2), folder, cpu, out=tmp_path / "waiting", source="slow")
     assert [m.runs for m in waiting.sizes] == [5, 5]
-    assert [m.runs for m in scaling_evaluation(_BusyPolicy(policy, 0.1), folder, cpu).sizes] == [2, 2]
+    assert [m.runs for m in scaling_evaluation(_BusyPolicy(policy, 0.2), folder, cpu).sizes] == [2, 2]
     # each run is logged with its CPU seconds beside its wall-clock seconds
     logged = [json.loads(line) for line in (tmp_path / "waiting" / "runs.jsonl").read_text().splitlines()]
-    assert all(0 <= run["cpu_seconds"] < 0.1 <= run["seconds"] for run in logged)
+    assert all(0 <= run["cpu_seconds"] < 0.1 and run["seconds"] >= 0.2 for run in logged)
     # the clock came later: at its default it stays out of a provenance; the CPU clock is another
     # stop rule over the same draws, so it may take over the runs of a wall-clock evaluation
     assert "budget_clock" not in wall.provenance("slow", "gripper").settings
