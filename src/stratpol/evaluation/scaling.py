@@ -48,10 +48,11 @@ class RunRecord:
     failure: str | None
     cpu_seconds: float | None = None  # the CPU seconds it took (None in logs written before they were kept)
 
-    def clock_seconds(self, clock: str) -> float:
-        """What the run counts against a size's time budget on `clock` ("wall" or "cpu"); a run
-        logged without its CPU seconds counts its wall-clock seconds."""
-        return self.cpu_seconds if clock == "cpu" and self.cpu_seconds is not None else self.seconds
+    @property
+    def cpu_cost(self) -> float:
+        """What the run counts against a size's budget on the CPU clock: its CPU seconds, or its
+        wall-clock seconds where the log did not keep them."""
+        return self.seconds if self.cpu_seconds is None else self.cpu_seconds
 
 
 def process_cpu_seconds() -> float:
@@ -226,7 +227,7 @@ def _evaluate_size(policy: GeneralPolicy, folder: DomainFolder, size: int, setti
         record = log.done[(size, index)]
         if index in logged:
             replayed += record.seconds / jobs
-        charged += record.clock_seconds("cpu") / jobs
+        charged += record.cpu_cost / jobs
         records.append(record)
         interval.add(record.solved)
         index += 1
