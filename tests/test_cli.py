@@ -269,6 +269,19 @@ def test_protocol_settings_out_of_range_are_one_line_and_exit_2(option, value, m
     assert not (tmp_path / "e").exists()
 
 
+@pytest.mark.parametrize("option, value, message", [
+    ("--budget-clock", "cpu", "--budget-clock 'cpu' needs a time budget (--seconds-per-size)"),
+    ("--min-runs-per-size", "5", "--min-runs-per-size needs a time budget (--seconds-per-size)"),
+])
+def test_budget_options_without_a_budget_are_refused_not_ignored(option, value, message, tmp_path):
+    run = stratpol("evaluate", GOLDEN_GRIPPER, "--domain", "gripper", option, value, "--out", tmp_path / "e")
+    assert run.returncode == 2 and len(run.stderr.splitlines()) == 1 and message in run.stderr
+    assert not (tmp_path / "e").exists()
+    budgeted = stratpol("evaluate", GOLDEN_GRIPPER, "--domain", "gripper", option, value, "--seconds-per-size", "1",
+                        "--max-size", "3", "--out", tmp_path / "b")
+    assert budgeted.returncode == 0, budgeted.stderr
+
+
 def test_version():
     run = stratpol("--version")
     assert run.returncode == 0 and run.stdout.strip() == f"stratpol {__version__}"

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
+
+from stratpol.errors import InputError
 
 S = TypeVar("S")
 Check = Callable[[Any], "str | None"]  # a value -> what is wrong with it, or None
@@ -118,9 +121,23 @@ def add_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup, defau
 
 
 def from_options(default: S, args: argparse.Namespace, exclude: Iterable[str] = ()) -> S:
-    """`default` with the values of the options `add_options` made (an option left None changes nothing)."""
+    """`default` with the values of the options `add_options` made (an option left None changes nothing).
+    Options that are each valid but not together (the settings' own check) are an InputError
+    spelled with the options' names."""
     values = {f.name: getattr(args, f.name) for f in dataclasses.fields(default) if f.name not in exclude}
-    return dataclasses.replace(default, **{name: value for name, value in values.items() if value is not None})
+    try:
+        return dataclasses.replace(default, **{name: value for name, value in values.items() if value is not None})
+    except ValueError as error:
+        raise InputError(_option_spelling(str(error), values)) from None
+
+
+def _option_spelling(message: str, names: Iterable[str]) -> str:
+    """`message` with the settings' field names written as their options (seconds_per_size ->
+    --seconds-per-size); only names with an underscore, which cannot be ordinary words."""
+    for name in names:
+        if "_" in name:
+            message = re.sub(rf"\b{name}\b", "--" + name.replace("_", "-"), message)
+    return message
 
 
 def option_type(kind: type, check: Check | None = None) -> Callable[[str], Any]:
