@@ -176,6 +176,12 @@ def test_counts_must_be_positive(args):
     assert run.returncode == 2 and "must be at least 1" in run.stderr and len(run.stderr.splitlines()) == 1
 
 
+def test_learning_options_that_do_not_go_together_are_one_line_named_as_options():
+    run = stratpol("learn", "gripper", "--grow-by", "3", "--strategy", "S1")
+    assert run.returncode == 2 and len(run.stderr.splitlines()) == 1
+    assert "--grow-by: more than one failing instance joins Q' with strategy grow only, not S1" in run.stderr
+
+
 def test_bench_testing_runs_saved_policies_as_sketches_beside_table_3(tmp_path):
     from stratpol.generation import domain_folder
     from stratpol.policy import Change, Feature, Kind, Policy, Rule

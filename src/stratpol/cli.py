@@ -269,16 +269,13 @@ def _learn(args: argparse.Namespace) -> int:
     from stratpol.learning.result import LearningFailure, LearningInterrupted
     from stratpol.learning.settings import learning_settings
     from stratpol.learning.wrapper import learn_with_settings
-    from stratpol.parameters import ParameterError, from_options
+    from stratpol.parameters import from_options
     from stratpol.planning.planners import planner_chain
     from stratpol.policy.dlplan_format import write_policy_files
     from stratpol.policy.text import format_policy
 
     domain, name = _learning_domain(args)
-    try:
-        settings = from_options(learning_settings(name), args)  # the options given override the domain's entry
-    except ParameterError as error:
-        raise InputError(f"--{error.key.replace('_', '-')}: {error.message}") from None
+    settings = from_options(learning_settings(name), args)  # the options given override the domain's entry
     planner_chain(settings.teacher)  # an unknown planner or grammar fails here, before any work
     load_grammar(settings.grammar)
     instances = _training_instances(args, domain)
