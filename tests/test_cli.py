@@ -269,8 +269,8 @@ def test_an_evaluation_folder_is_never_resumed_by_another_policy(tmp_path):
     ("--seconds-per-size", "0", "argument --seconds-per-size: must be positive, not 0"),
     ("--max-size", "0", "argument --max-size: must be at least 1, not 0"),
     # each valid alone, but they shape a time budget: without one they would change nothing
-    ("--budget-clock", "cpu", "--budget-clock 'cpu' needs a time budget (--seconds-per-size)"),
-    ("--min-runs-per-size", "5", "--min-runs-per-size needs a time budget (--seconds-per-size)"),
+    ("--budget-clock", "cpu", "--budget-clock: 'cpu' needs a time budget (--seconds-per-size)"),
+    ("--min-runs-per-size", "5", "--min-runs-per-size: needs a time budget (--seconds-per-size)"),
 ])
 def test_protocol_settings_refused_are_one_line_and_exit_2(option, value, message, tmp_path):
     run = stratpol("evaluate", GOLDEN_GRIPPER, "--domain", "gripper", option, value, "--out", tmp_path / "e")

@@ -36,7 +36,7 @@ def test_a_table_is_read_with_the_same_types_and_ranges():
 def test_settings_out_of_range_are_refused_in_the_library_too():
     with pytest.raises(ValueError, match="epsilon must be in"):
         ScalingSettings(epsilon=0)
-    with pytest.raises(ValueError, match="budget_clock 'cpu' needs a time budget"):
+    with pytest.raises(ValueError, match="budget_clock: 'cpu' needs a time budget"):
         ScalingSettings(budget_clock="cpu")
     assert ScalingSettings(budget_clock="cpu", seconds_per_size=1.0).budget_clock == "cpu"
 

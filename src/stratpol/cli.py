@@ -471,6 +471,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     if args.tie_break != "random" and (args.planner is not None or Path(args.policy).is_dir()):
         raise InputError("--tie-break is a rule policy's choice among compatible successors; a planner or a "
                          "trained model chooses its own")
+    settings = from_options(ScalingSettings(), args)  # options that do not go together fail before any loading
     folder = domain_folder(args.domain)
     if args.planner is not None:
         from stratpol.planning.planners import planner
@@ -488,7 +489,6 @@ def _evaluate(args: argparse.Namespace) -> int:
                                 name=Path(args.policy).stem)
         except ValueError as error:
             raise InputError(str(error), args.policy) from None
-    settings = from_options(ScalingSettings(), args)
     out = Path(args.out)
     source = f"planner {args.planner}" if args.planner is not None else model_hash(Path(args.policy))
     if isinstance(policy, RulePolicy):

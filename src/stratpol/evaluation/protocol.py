@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
 
-from stratpol.parameters import at_least, parameter, positive, validate, within
+from stratpol.parameters import ParameterError, at_least, parameter, positive, validate, within
 from stratpol.provenance import Provenance
 
 # how a rule policy picks among several compatible successors (evaluation.policies.RulePolicy)
@@ -45,10 +45,10 @@ class ScalingSettings:
         validate(self)
         if self.seconds_per_size is None:  # both only shape a time budget: without one they would do nothing
             if self.budget_clock != "wall":
-                raise ValueError(f"budget_clock {self.budget_clock!r} needs a time budget (seconds_per_size)")
+                raise ParameterError("budget_clock", f"{self.budget_clock!r} needs a time budget (seconds_per_size)")
             if self.min_runs_per_size > 1:
-                raise ValueError("min_runs_per_size needs a time budget (seconds_per_size); without one a size "
-                                 "runs until its interval is narrow enough or max_runs_per_size")
+                raise ParameterError("min_runs_per_size", "needs a time budget (seconds_per_size); without one a "
+                                     "size runs until its interval is narrow enough or max_runs_per_size")
 
     def provenance(self, source: str, domain: str) -> Provenance:
         """The fingerprint of an evaluation of `source` (a policy's content hash, or a planner's name)
