@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from stratpol.evaluation import PlannerPolicy, RulePolicy, RunFailure, run
-from stratpol.evaluation.runner import run_together
+from stratpol.evaluation.runner import process_cpu_seconds, run_together
 from stratpol.features import Vocabulary
 from stratpol.generation import domain_folder
 from stratpol.planning import Domain
@@ -107,3 +108,43 @@ def test_a_planner_out_of_time_ends_its_run_on_its_limit_not_without_successor()
     instance = folder.domain.instance_from_text(folder.generator(blocks=12, seed=2))
     outcome = run(PlannerPolicy("astar-blind", time_limit=0.01), instance, step_bound=200)
     assert not outcome.solved and outcome.failure is RunFailure.PLANNER_LIMIT
+
+
+def test_a_runs_cpu_seconds_include_the_subprocesses_it_waited_for():
+    # a planner used as a policy computes in a Fast Downward process of its own
+    import subprocess
+    import sys
+
+    started = process_cpu_seconds()
+    subprocess.run([sys.executable, "-c", "import time\nt = time.process_time()\n"
+                    "while time.process_time() - t < 0.3: pass"], check=True)
+    assert process_cpu_seconds() - started >= 0.3
+
+
+class _Sleepy:
+    """A policy that sleeps before each of its decisions: wall-clock time that costs no CPU."""
+
+    def __init__(self, policy, seconds: float) -> None:
+        self.policy, self.seconds, self.name = policy, seconds, policy.name
+
+    def controller(self, instance):
+        controller = self.policy.controller(instance)
+
+        class Controller:
+            def choose(inner, state, excluded):
+                time.sleep(self.seconds)
+                return controller.choose(state, excluded)
+        return Controller()
+
+
+def test_a_time_limit_on_the_cpu_clock_does_not_count_time_the_run_waited():
+    # a grid with budget_clock "cpu" limits its IPC runs so: other work on the machine slows a run's
+    # wall clock, not its CPU seconds
+    folder = domain_folder("gripper")
+    instance = folder.domain.instance_from_text(folder.generator(balls=2))
+    rules = RulePolicy(read_policy(DATA / "golden" / "gripper.policy"), Vocabulary(folder.domain), seed=4)
+    sleepy = _Sleepy(rules, 0.2)
+    walled = run(sleepy, instance, step_bound=100, time_limit=0.5)
+    timed = run(sleepy, instance, step_bound=100, time_limit=0.5, clock="cpu")
+    assert walled.failure is RunFailure.TIME_LIMIT and 0 < walled.steps < timed.steps
+    assert timed.solved and timed.plan == run(rules, instance, step_bound=100).plan and timed.seconds > 0.5

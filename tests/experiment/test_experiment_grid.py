@@ -257,6 +257,26 @@ def test_a_changed_stop_rule_reruns_the_cells_from_their_earlier_runs(local, tmp
     assert earlier_evaluation(load_config(path, out=tmp_path / "out"), cell, source) is None
 
 
+def test_on_the_cpu_clock_an_ipc_run_the_wall_clock_limit_stopped_runs_again(local, tmp_path):
+    # the IPC runs' time limit counts the budget clock; a grid moved to the CPU clock takes over its
+    # wall-clock runs, all but one that the wall-clock limit stopped (here: a log line made so)
+    config, _ = local
+    shutil.copytree(config.out, tmp_path / "out")
+    cell = Cell("gripper", "rules", 0)
+    wall_log = tmp_path / "out" / "evaluations" / evaluation_folder(config, cell).name / "ipc.jsonl"
+    record, = [json.loads(line) for line in wall_log.read_text().splitlines()]
+    assert record["solved"] and record["clock"] == "wall"
+    wall_log.write_text(json.dumps({**record, "solved": False, "failure": "time limit"}) + "\n")
+    path = config.path.parent / "cpu-clock.toml"
+    path.write_text(config.path.read_text().replace("max_runs_per_size = 3",
+                                                    'max_runs_per_size = 3\nseconds_per_size = 30\nbudget_clock = "cpu"'))
+    cpu = load_config(path, out=tmp_path / "out")
+    row, = run_experiment(cpu, methods=["rules"]).grid.rows
+    lines = [json.loads(line) for line in (evaluation_folder(cpu, cell) / "ipc.jsonl").read_text().splitlines()]
+    assert [(r["failure"], r["clock"]) for r in lines] == [("time limit", "wall"), (None, "cpu")]
+    assert lines[1]["solved"] and lines[1]["cpu_seconds"] > 0 and (row.ipc_solved, row.ipc_total) == (1, 1)
+
+
 def test_a_method_that_cannot_learn_fails_its_cell_not_the_grid(tiny, cache, tmp_path):
     path = tmp_path / "hopeless.toml"
     path.write_text(tiny.read_text().replace('methods = ["rules", "lama-first"]', 'methods = ["rules"]')

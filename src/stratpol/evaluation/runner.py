@@ -8,8 +8,9 @@ policy accepts, and the run records each such k, the policy's effective width.
 from __future__ import annotations
 
 import enum
+import resource
 import time
-from collections.abc import Container, Sequence
+from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass, replace
 
 from stratpol.evaluation.policies import GeneralPolicy, SketchController
@@ -17,6 +18,17 @@ from stratpol.planning import GroundAction, Instance, State, Successor
 from stratpol.planning.dead_ends import is_dead_end
 from stratpol.planning.plans import validate_plan
 from stratpol.planning.search import SearchStatus, iw_to_target
+
+
+def process_cpu_seconds() -> float:
+    """CPU seconds this process has used, in all its threads and in the subprocesses it has waited
+    for (a planner used as a policy): what a run costs whatever else the machine is doing."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
+# what a run's time limit may count (the protocol's budget clocks): wall-clock or CPU seconds
+CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": process_cpu_seconds}
 
 
 class RunFailure(enum.Enum):
@@ -71,8 +83,12 @@ def file_step_bound(instance: Instance, plan_length_bound: int = 100) -> int:
 
 
 def run(policy: GeneralPolicy, instance: Instance, step_bound: int, forbid_revisits: bool = False,
-        dead_end_time_limit: float = 10.0, time_limit: float | None = None, sketch_width: int = 0) -> RunOutcome:
+        dead_end_time_limit: float = 10.0, time_limit: float | None = None, sketch_width: int = 0,
+        clock: str = "wall") -> RunOutcome:
     """Follow the policy from the initial state until a goal, or a failure.
+
+    `time_limit` counts the seconds of `clock` (CLOCKS: wall-clock, or this process's CPU seconds,
+    which other work on the machine does not change); the outcome's seconds are wall-clock.
 
     With `forbid_revisits` the policy must choose among unvisited states; without it, coming
     back to a visited state ends the run as a revisit (the policy would cycle). With
@@ -81,7 +97,7 @@ def run(policy: GeneralPolicy, instance: Instance, step_bound: int, forbid_revis
     A solved run's plan is validated by executing it again.
     """
     trajectory = _Trajectory(policy, instance, step_bound, forbid_revisits, dead_end_time_limit, time_limit,
-                             sketch_width)
+                             sketch_width, CLOCKS[clock])
     while trajectory.outcome is None:
         trajectory.advance(trajectory.controller.choose(trajectory.state, trajectory.excluded))
     return trajectory.outcome
@@ -118,8 +134,10 @@ class _Trajectory:
     once it has ended."""
 
     def __init__(self, policy: GeneralPolicy, instance: Instance, step_bound: int, forbid_revisits: bool,
-                 dead_end_time_limit: float = 10.0, time_limit: float | None = None, sketch_width: int = 0) -> None:
+                 dead_end_time_limit: float = 10.0, time_limit: float | None = None, sketch_width: int = 0,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
         self.started = time.perf_counter()
+        self.clock, self.clock_started = clock, clock()  # what the time limit counts
         self.controller = policy.controller(instance)
         if sketch_width > 0 and not hasattr(self.controller, "accepts"):
             raise TypeError(f"policy {policy.name} judges no pairs of states, so it cannot be run as a sketch")
@@ -143,7 +161,7 @@ class _Trajectory:
         if chosen is not None:
             steps, width = [(chosen.action, chosen.state, chosen.cost)], 0
         elif self.sketch_width > 0:
-            elapsed = time.perf_counter() - self.started
+            elapsed = self.clock() - self.clock_started
             remaining = None if self.time_limit is None else max(0.0, self.time_limit - elapsed)
             steps, width, failure = _subgoal(self.instance, self.controller, self.state, self.sketch_width,
                                              self.excluded, remaining)
@@ -171,7 +189,7 @@ class _Trajectory:
             self._end(None)
         elif len(self.plan) >= self.step_bound:
             self._end(RunFailure.STEP_BOUND)
-        elif self.time_limit is not None and time.perf_counter() - self.started > self.time_limit:
+        elif self.time_limit is not None and self.clock() - self.clock_started > self.time_limit:
             self._end(RunFailure.TIME_LIMIT)
 
     def _end(self, failure: RunFailure | None) -> None:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import random
-import resource
 import shutil
 import time
 from collections import Counter
@@ -26,7 +25,7 @@ from stratpol.child_process import RunPool
 from stratpol.evaluation.confidence import SequentialInterval
 from stratpol.evaluation.policies import GeneralPolicy
 from stratpol.evaluation.protocol import DRAW_SETTINGS, ScalingSettings
-from stratpol.evaluation.runner import run, run_together
+from stratpol.evaluation.runner import process_cpu_seconds, run, run_together
 from stratpol.generation.registry import DomainFolder
 from stratpol.generation.sampling import sample
 from stratpol.generation.size_csp import size_exists
@@ -53,13 +52,6 @@ class RunRecord:
         """What the run counts against a size's budget on the CPU clock: its CPU seconds, or its
         wall-clock seconds where the log did not keep them."""
         return self.seconds if self.cpu_seconds is None else self.cpu_seconds
-
-
-def process_cpu_seconds() -> float:
-    """CPU seconds this process has used, in all its threads and in the subprocesses it has waited
-    for (a planner used as a policy): what a run costs whatever else the machine is doing."""
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return time.process_time() + children.ru_utime + children.ru_stime
 
 
 def _draw_text(folder: DomainFolder, size: int, index: int, seed: int) -> str:

@@ -25,6 +25,7 @@ from stratpol.child_process import RunPool
 from stratpol.errors import InputError
 from stratpol.evaluation.policies import GeneralPolicy, RulePolicy
 from stratpol.evaluation.protocol import STOP_RULE, ScalingSettings
+from stratpol.evaluation.runner import RunFailure
 from stratpol.experiment.config import ExperimentConfig, RulesConfig, flat_settings
 from stratpol.generation import domain_folder
 from stratpol.methods import MethodKind, TrainingFailed, method
@@ -253,6 +254,8 @@ class IpcRun:
     steps: int
     seconds: float
     failure: str | None
+    clock: str = "wall"  # what its time limit counted (the evaluation's budget clock; logs before: wall)
+    cpu_seconds: float | None = None  # None in logs written before they were kept
 
 
 def ipc_instances(config: ExperimentConfig, domain: str) -> list[Path]:
@@ -267,29 +270,36 @@ def ipc_instances(config: ExperimentConfig, domain: str) -> list[Path]:
 
 
 def _ipc_run(policy: GeneralPolicy, domain: Domain, path: Path, root: Path, plan_length_bound: int,
-             time_limit: float) -> IpcRun:
-    """One IPC run; `domain` is the policy's (pickled with it into a worker, it stays the policy's)."""
+             time_limit: float, clock: str) -> IpcRun:
+    """One IPC run, its time limit on `clock`; `domain` is the policy's (pickled with it into a
+    worker, it stays the policy's)."""
     from stratpol.evaluation import run
-    from stratpol.evaluation.runner import file_step_bound
+    from stratpol.evaluation.runner import file_step_bound, process_cpu_seconds
 
     instance = domain.load_instance(path)
-    outcome = run(policy, instance, file_step_bound(instance, plan_length_bound), time_limit=time_limit)
+    cpu_started = process_cpu_seconds()
+    outcome = run(policy, instance, file_step_bound(instance, plan_length_bound), time_limit=time_limit, clock=clock)
     return IpcRun(str(path.relative_to(root)), len(instance.objects), outcome.solved, outcome.steps, outcome.seconds,
-                  None if outcome.failure is None else outcome.failure.value)
+                  None if outcome.failure is None else outcome.failure.value, clock,
+                  process_cpu_seconds() - cpu_started)
 
 
 def _ipc(config: ExperimentConfig, cell: Cell, policy: GeneralPolicy, row: CellRow, earlier: Path | None,
          report) -> None:
     """One run per IPC test instance (resumable through ipc.jsonl, or taken over from the `earlier`
     evaluation of the cell), step bound 10 * objects + L; `evaluation_jobs` of them at once, each
-    logged as it ends."""
+    logged as it ends. The time limit counts the evaluation's budget clock: a logged run that
+    another clock's limit stopped (logs written before IPC runs followed it counted wall-clock
+    seconds) runs again."""
     files = ipc_instances(config, cell.domain)
     if not files:
         return
     log = evaluation_folder(config, cell) / "ipc.jsonl"
     if not log.exists() and earlier is not None and (earlier / log.name).exists():
         shutil.copyfile(earlier / log.name, log)
-    done = {record.file: record for record in read_records(log, IpcRun)}
+    clock = config.evaluation.protocol.budget_clock
+    done = {record.file: record for record in read_records(log, IpcRun)
+            if record.clock == clock or record.failure != RunFailure.TIME_LIMIT.value}
     root = config.ipc_folder(cell.domain)
     domain = domain_folder(cell.domain).domain
 
@@ -303,7 +313,7 @@ def _ipc(config: ExperimentConfig, cell: Cell, policy: GeneralPolicy, row: CellR
     with RunPool(config.evaluation_jobs, on_result=logged) as pool:
         for path in missing:
             pool.submit(_ipc_run, policy, domain, path, root, config.evaluation.protocol.plan_length_bound,
-                        config.evaluation.ipc_time_limit)
+                        config.evaluation.ipc_time_limit, clock)
         for _ in missing:
             pool.wait()
     records = [done[str(p.relative_to(root))] for p in files]

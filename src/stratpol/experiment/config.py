@@ -27,7 +27,7 @@ class EvaluationConfig:
     ipc_benchmarks: str | None = None  # folder of <domain>/{domain.pddl,testing/<level>/*.pddl}
     ipc_levels: tuple[str, ...] = ("easy",)
     ipc_instances: int = 10  # the first K files of each level
-    ipc_time_limit: float = 60.0  # seconds per IPC test run
+    ipc_time_limit: float = 60.0  # seconds per IPC test run, on the protocol's budget clock
 
     def protocol_for(self, domain: str) -> ScalingSettings:
         """The scaling protocol of `domain`'s cells: the grid's, with the domain's own largest size."""
