@@ -96,6 +96,8 @@ def run(policy: GeneralPolicy, instance: Instance, step_bound: int, forbid_revis
     the first IW(1), ..., IW(k) search that reaches a goal or a state the policy accepts from it.
     A solved run's plan is validated by executing it again.
     """
+    if clock not in CLOCKS:
+        raise ValueError(f"clock {clock!r}: one of {', '.join(CLOCKS)}")
     trajectory = _Trajectory(policy, instance, step_bound, forbid_revisits, dead_end_time_limit, time_limit,
                              sketch_width, CLOCKS[clock])
     while trajectory.outcome is None:
@@ -161,6 +163,7 @@ class _Trajectory:
         if chosen is not None:
             steps, width = [(chosen.action, chosen.state, chosen.cost)], 0
         elif self.sketch_width > 0:
+            # what is left of the limit on its clock; the IW search itself measures it in wall-clock seconds
             elapsed = self.clock() - self.clock_started
             remaining = None if self.time_limit is None else max(0.0, self.time_limit - elapsed)
             steps, width, failure = _subgoal(self.instance, self.controller, self.state, self.sketch_width,
