@@ -6,7 +6,8 @@ import time
 from pathlib import Path
 
 from stratpol.evaluation import PlannerPolicy, RulePolicy, RunFailure, run
-from stratpol.evaluation.runner import process_cpu_seconds, run_together
+from stratpol.evaluation.protocol import BUDGET_CLOCKS
+from stratpol.evaluation.runner import CLOCKS, process_cpu_seconds, run_together
 from stratpol.features import Vocabulary
 from stratpol.generation import domain_folder
 from stratpol.planning import Domain
@@ -135,6 +136,11 @@ class _Sleepy:
                 time.sleep(self.seconds)
                 return controller.choose(state, excluded)
         return Controller()
+
+
+def test_every_budget_clock_of_the_protocol_is_a_clock_a_run_can_count():
+    # the protocol names the clocks without loading the engine; the runner reads them
+    assert tuple(CLOCKS) == BUDGET_CLOCKS
 
 
 def test_a_time_limit_on_the_cpu_clock_does_not_count_time_the_run_waited():

@@ -27,7 +27,7 @@ def process_cpu_seconds() -> float:
     return time.process_time() + children.ru_utime + children.ru_stime
 
 
-# what a run's time limit may count (the protocol's budget clocks): wall-clock or CPU seconds
+# what a run's time limit may count, by the names of the protocol's BUDGET_CLOCKS: wall-clock or CPU seconds
 CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": process_cpu_seconds}
 
 
