@@ -69,6 +69,21 @@ def test_a_rule_policy_solves_the_test_problems_and_its_plans_validate(benchmark
     assert [(r.problem, r.seconds, r.peak_mb) for r in sketches] == [(r.problem, r.seconds, r.peak_mb) for r in alone]
 
 
+def test_runs_on_the_cpu_clock_are_a_table_of_their_own(benchmarks, policies, tmp_path):
+    # for a machine with other work on it: the limits count the runs' CPU seconds, and records
+    # under the wall clock's limits are neither reused nor reported as theirs
+    out = tmp_path / "out"
+    cpu = Limits(60, 4096, clock="cpu")
+    assert cpu.describe() == "60 s CPU, 4096 MiB" and Limits(60, 4096).describe() == "60 s, 4096 MiB"
+    records = ipc2023_benchmark(benchmarks, out, ["gripper"], ["easy"], ["rules", "lama-first"], policies,
+                                limits=cpu)
+    assert len(records) == 4 and all(r.solved and r.setting.endswith(", 60 s CPU, 4096 MiB") for r in records)
+    assert all(0 < r.seconds < 60 for r in records)
+    walled = ipc2023_benchmark(benchmarks, out, ["gripper"], ["easy"], ["rules", "lama-first"], policies,
+                               limits=Limits(60, 4096), run=False)
+    assert walled == []
+
+
 def test_a_sketch_searches_where_the_policy_alone_has_no_successor(benchmarks, tmp_path):
     # the golden policy without its drop rule: holding balls in the target room, no rule applies
     policies = tmp_path / "policies"

@@ -31,6 +31,25 @@ def test_each_call_ends_in_its_own_way_under_the_limits():
     assert all(o.peak_mb > 0 for o in outcomes.values())
 
 
+def _cpu_call(index: int):
+    if index == 0:
+        time.sleep(1.5)  # wall-clock seconds that cost no CPU
+        return "slept"
+    started = time.process_time()
+    while index == 1 or time.process_time() - started < 0.8:  # 1: spins until stopped
+        pass
+    return "spun"
+
+
+def test_on_the_cpu_clock_a_call_is_stopped_by_the_cpu_seconds_it_used():
+    outcomes = {o.index: o for o in run_under_limits(_cpu_call, 3, time_limit=0.5, jobs=3, clock="cpu")}
+    assert (outcomes[0].ended, outcomes[0].value) == (RETURNED, "slept") and outcomes[0].seconds > 1.5
+    assert outcomes[1].ended == TIME_LIMIT and outcomes[1].cpu_seconds >= 0.5  # the kernel's CPU-time limit
+    assert outcomes[2].ended == TIME_LIMIT and outcomes[2].value is None  # it answered past the limit
+    walled = {o.index: o.ended for o in run_under_limits(_cpu_call, 1, time_limit=0.5)}
+    assert walled == {0: TIME_LIMIT}
+
+
 def test_outcomes_come_as_the_children_end():
     order = [o.index for o in run_under_limits(lambda i: time.sleep(0.6 - 0.3 * i), 2, 10, jobs=2)]
     assert order == [1, 0]

@@ -1,5 +1,7 @@
 """Calls run under a competition's limits: each in a forked child of its own, with a memory limit
-on its address space and a wall-clock deadline, and its peak memory as the kernel measured it.
+on its address space and a deadline, and its peak memory as the kernel measured it. The deadline
+counts wall-clock seconds (the competition's) or the child's CPU seconds (those of the planner it
+waits for too), which other work on the machine does not eat into.
 
 The IPC gives a planner one core, 30 minutes and 8 GiB per problem; `stratpol bench ipc2023`
 gives every method's run the same, enforced on the process that runs it rather than trusted to
@@ -14,15 +16,21 @@ import pickle
 import resource
 import select
 import signal
+import math
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+# what a time limit may count: wall-clock seconds, or the CPU seconds of the process that runs
+TIME_LIMIT_CLOCKS = ("wall", "cpu")
 RETURNED = "returned"
 TIME_LIMIT = "time limit"
 MEMORY_LIMIT = "memory limit"
 _KILL_GRACE_SECONDS = 2.0  # past the deadline before the child is killed: it may be writing its answer
+# on the CPU clock, the wall-clock seconds per second of the limit after which a child is killed all
+# the same: one that waits without using CPU (a planner stopped, a pipe) still ends
+WALL_BACKSTOP_FACTOR = 10
 
 
 @dataclass(frozen=True)
@@ -35,37 +43,44 @@ class LimitedOutcome:
     value: Any
     seconds: float  # wall clock, from the fork to the end
     peak_mb: float  # peak resident memory of the child and of the children it waited for
+    cpu_seconds: float = 0.0  # CPU seconds of the child and of the children it waited for
 
 
 def run_under_limits(function: Callable[[int], Any], count: int, time_limit: float,
-                     memory_limit_mb: int | None = None, jobs: int = 1) -> Iterator[LimitedOutcome]:
+                     memory_limit_mb: int | None = None, jobs: int = 1, clock: str = "wall"
+                     ) -> Iterator[LimitedOutcome]:
     """function(0), ..., function(count - 1), each in a forked child with `memory_limit_mb` of
-    address space, killed `time_limit` seconds after it started; `jobs` children at a time, each
-    outcome yielded as its child ends. Closing the iteration early (an interrupt) kills the
-    children still at work."""
+    address space, stopped `time_limit` seconds of `clock` after it started ("wall", or "cpu": the
+    kernel's CPU-time limit stops it, and WALL_BACKSTOP_FACTOR times the limit on the wall clock);
+    `jobs` children at a time, each outcome yielded as its child ends. Closing the iteration early
+    (an interrupt) kills the children still at work."""
+    if clock not in TIME_LIMIT_CLOCKS:
+        raise ValueError(f"clock {clock!r}: one of {', '.join(TIME_LIMIT_CLOCKS)}")
+    cpu_limit = None if clock == "wall" else time_limit
+    wall_limit = time_limit if clock == "wall" else WALL_BACKSTOP_FACTOR * time_limit
     running: dict[int, _Child] = {}  # by the read end of its pipe
     following = 0
     try:
         while following < count or running:
             while following < count and len(running) < jobs:
-                child = _start(function, following, memory_limit_mb)
+                child = _start(function, following, memory_limit_mb, cpu_limit)
                 running[child.pipe] = child
                 following += 1
             now = time.monotonic()
-            wait = max(0.0, min(c.started + time_limit + _KILL_GRACE_SECONDS - now for c in running.values()))
+            wait = max(0.0, min(c.started + wall_limit + _KILL_GRACE_SECONDS - now for c in running.values()))
             ready, _, _ = select.select(list(running), [], [], wait)
             for pipe in ready:
                 chunk = os.read(pipe, 1 << 16)
                 if chunk:
                     running[pipe].answer.append(chunk)
                 else:
-                    yield running.pop(pipe).finish(time_limit)
+                    yield running.pop(pipe).finish(time_limit, clock)
             now = time.monotonic()
-            for pipe in [p for p, c in running.items() if now > c.started + time_limit + _KILL_GRACE_SECONDS]:
-                yield running.pop(pipe).finish(time_limit, killed=True)
+            for pipe in [p for p, c in running.items() if now > c.started + wall_limit + _KILL_GRACE_SECONDS]:
+                yield running.pop(pipe).finish(time_limit, clock, killed=True)
     finally:
         for child in running.values():
-            child.finish(time_limit, killed=True)
+            child.finish(time_limit, clock, killed=True)
 
 
 @dataclass
@@ -76,26 +91,31 @@ class _Child:
     started: float
     answer: list[bytes]
 
-    def finish(self, time_limit: float, killed: bool = False) -> LimitedOutcome:
+    def finish(self, time_limit: float, clock: str, killed: bool = False) -> LimitedOutcome:
         """Reap the child, stopped first when `killed` (its peak memory comes with it), and read
-        what it answered."""
+        what it answered: past `time_limit` on `clock` is TIME_LIMIT, whatever it answered."""
         status, usage = _stop(self.pid) if killed else os.wait4(self.pid, 0)[1:]
         os.close(self.pipe)
         seconds = time.monotonic() - self.started
         peak_mb = usage.ru_maxrss / 1024  # kilobytes on Linux
+        cpu_seconds = usage.ru_utime + usage.ru_stime
         if killed:
-            return LimitedOutcome(self.index, TIME_LIMIT, None, seconds, peak_mb)
+            return LimitedOutcome(self.index, TIME_LIMIT, None, seconds, peak_mb, cpu_seconds)
+        signal_number = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+        if signal_number == signal.SIGXCPU or clock == "cpu" and signal_number == signal.SIGKILL \
+                and cpu_seconds >= time_limit:  # the CPU-time limit's soft and hard ends
+            return LimitedOutcome(self.index, TIME_LIMIT, None, seconds, peak_mb, cpu_seconds)
         if not self.answer:
-            signal_number = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
             ended = f"killed by signal {signal_number}" if signal_number else f"exit code {os.WEXITSTATUS(status)}"
-            return LimitedOutcome(self.index, ended, None, seconds, peak_mb)
+            return LimitedOutcome(self.index, ended, None, seconds, peak_mb, cpu_seconds)
         ended, value = pickle.loads(b"".join(self.answer))
-        if ended == RETURNED and seconds > time_limit:
+        if ended == RETURNED and (seconds if clock == "wall" else cpu_seconds) > time_limit:
             ended, value = TIME_LIMIT, None
-        return LimitedOutcome(self.index, ended, value, seconds, peak_mb)
+        return LimitedOutcome(self.index, ended, value, seconds, peak_mb, cpu_seconds)
 
 
-def _start(function: Callable[[int], Any], index: int, memory_limit_mb: int | None) -> _Child:
+def _start(function: Callable[[int], Any], index: int, memory_limit_mb: int | None,
+           cpu_limit: float | None) -> _Child:
     reader, writer = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: never returns into the parent's code
@@ -107,6 +127,10 @@ def _start(function: Callable[[int], Any], index: int, memory_limit_mb: int | No
             if memory_limit_mb is not None:
                 limit = memory_limit_mb * 1024 * 1024
                 resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+            if cpu_limit is not None:  # SIGXCPU at the soft limit, SIGKILL a second later
+                seconds = math.ceil(cpu_limit) + 1  # whole seconds; answering costs little CPU
+                resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 1))
+                resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # SIGXCPU would dump a core
             try:
                 answer = (RETURNED, function(index))
             except MemoryError:

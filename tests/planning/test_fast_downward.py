@@ -235,9 +235,11 @@ def test_unsolvable_from_a_dead_end_start(oneway_domain):
     assert_solves(instance, lama_first(instance))
 
 
-def test_time_limit_gives_limit(gripper_domain):
+@pytest.mark.parametrize("clock", ["wall", "cpu"])
+def test_time_limit_gives_limit(gripper_domain, clock):
+    # on the CPU clock FD's own CPU-time limit stops it: our wall-clock kill would come at 11 s
     instance = gripper_domain.instance_from_text(gripper_text(20))
-    result = run_fast_downward(instance, "astar(blind())", time_limit=1)
+    result = run_fast_downward(instance, "astar(blind())", time_limit=1, clock=clock)
     assert result.status is SearchStatus.LIMIT and result.plan is None
     assert result.time < 10
 

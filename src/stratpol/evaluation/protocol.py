@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass, fields
 
 from stratpol.parameters import ParameterError, at_least, parameter, positive, validate, within
 from stratpol.provenance import Provenance
+from stratpol.resource_limits import TIME_LIMIT_CLOCKS
 
 # how a rule policy picks among several compatible successors (evaluation.policies.RulePolicy)
 TIE_BREAKS = ("first", "random", "rule-order")
@@ -15,7 +16,7 @@ TIE_BREAKS = ("first", "random", "rule-order")
 # its runs took (their processes' threads and planner subprocesses), which other work on the
 # machine does not eat into, so that the runs a size gets, and with them Scale, do not depend on
 # what else was running
-BUDGET_CLOCKS = ("wall", "cpu")
+BUDGET_CLOCKS = TIME_LIMIT_CLOCKS
 
 
 @dataclass(frozen=True)

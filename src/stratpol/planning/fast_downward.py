@@ -33,6 +33,7 @@ from pathlib import Path
 from stratpol.errors import InputError
 from stratpol.planning.plans import follow_plan_text
 from stratpol.planning.problem_writer import problem_with_initial_state
+from stratpol.resource_limits import TIME_LIMIT_CLOCKS, WALL_BACKSTOP_FACTOR
 from stratpol.planning.search import SearchResult, SearchStatus
 from stratpol.planning.task import Atom, GroundAction, Instance, State, atom_text
 
@@ -189,11 +190,15 @@ def is_alias(config: str) -> bool:
 
 def run_fast_downward(instance: Instance, config: str, start: State | None = None, time_limit: float | None = None,
                       memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB, *,
-                      planner: str | None = None) -> SearchResult:
+                      planner: str | None = None, clock: str = "wall") -> SearchResult:
     """Run FD on `instance` from `start` (default: its initial state) with an alias or a search string.
 
-    `time_limit`: wall-clock seconds (FD's CPU limit is set just above it); `memory_limit_mb` None = no limit.
+    `time_limit`: wall-clock seconds (FD's CPU limit is set just above it), or with `clock` "cpu"
+    FD's own CPU-time limit (wall-clock seconds then stop it only at WALL_BACKSTOP_FACTOR times
+    the limit); `memory_limit_mb` None = no limit.
     """
+    if clock not in TIME_LIMIT_CLOCKS:
+        raise ValueError(f"clock {clock!r}: one of {', '.join(TIME_LIMIT_CLOCKS)}")
     started = time.perf_counter()
     paths = fast_downward_paths()
     config = config.strip()
@@ -214,7 +219,8 @@ def run_fast_downward(instance: Instance, config: str, start: State | None = Non
         command = [sys.executable, str(paths.driver), "--plan-file", str(plan_file),
                    "--sas-file", str(Path(work, "output.sas"))]
         if time_limit is not None:
-            command += ["--overall-time-limit", f"{_fd_seconds(time_limit)}s"]
+            cpu_seconds = _fd_seconds(time_limit) if clock == "wall" else math.ceil(time_limit)
+            command += ["--overall-time-limit", f"{cpu_seconds}s"]
         elif alias and config in paths.portfolios:
             command += ["--overall-time-limit", f"{UNLIMITED_PORTFOLIO_SECONDS}s"]
         if memory_limit_mb is not None:
@@ -223,7 +229,8 @@ def run_fast_downward(instance: Instance, config: str, start: State | None = Non
             command += ["--alias", config, str(domain_file), str(problem_file)]
         else:
             command += [str(domain_file), str(problem_file), "--search", config]
-        wall_limit = None if time_limit is None else time_limit + _WALL_GRACE_SECONDS
+        wall_limit = None if time_limit is None else \
+            (time_limit if clock == "wall" else WALL_BACKSTOP_FACTOR * time_limit) + _WALL_GRACE_SECONDS
         finished = run_limited(command, work, wall_limit)
         expanded = _last_expanded(finished.output)
         code = finished.code
