@@ -1,7 +1,8 @@
 """Calls run under a competition's limits: each in a forked child of its own, with a memory limit
 on its address space and a deadline, and its peak memory as the kernel measured it. The deadline
-counts wall-clock seconds (the competition's) or the child's CPU seconds (those of the planner it
-waits for too), which other work on the machine does not eat into.
+counts wall-clock seconds (the competition's) or the child's CPU seconds, which other work on the
+machine does not eat into (a planner the child starts keeps to its own CPU limit; the child's
+answer counts the planner's seconds too).
 
 The IPC gives a planner one core, 30 minutes and 8 GiB per problem; `stratpol bench ipc2023`
 gives every method's run the same, enforced on the process that runs it rather than trusted to
@@ -11,12 +12,12 @@ the way in; the answer comes back pickled through a pipe.
 
 from __future__ import annotations
 
+import math
 import os
 import pickle
 import resource
 import select
 import signal
-import math
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass

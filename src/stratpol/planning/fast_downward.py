@@ -33,9 +33,9 @@ from pathlib import Path
 from stratpol.errors import InputError
 from stratpol.planning.plans import follow_plan_text
 from stratpol.planning.problem_writer import problem_with_initial_state
-from stratpol.resource_limits import TIME_LIMIT_CLOCKS, WALL_BACKSTOP_FACTOR
 from stratpol.planning.search import SearchResult, SearchStatus
 from stratpol.planning.task import Atom, GroundAction, Instance, State, atom_text
+from stratpol.resource_limits import TIME_LIMIT_CLOCKS, WALL_BACKSTOP_FACTOR
 
 DEFAULT_MEMORY_LIMIT_MB = 4096
 """Memory (address space) given to FD when the caller does not choose; None means no limit."""
