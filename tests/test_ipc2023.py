@@ -171,6 +171,13 @@ def test_bench_ipc2023_prints_coverage_beside_the_competition_and_writes_its_fil
     assert document["limits"] == "60 s, 8192 MiB (lama-first: 30 s)" and document["anchors"] == {}
     settings = {json.loads(line)["setting"].split(", ", 1)[1] for line in (out / "records.jsonl").open()}
     assert settings == {"60 s, 8192 MiB", "30 s, 8192 MiB"}
+    # the CPU clock's table has files of its own beside the wall clock's
+    cpu = stratpol("bench", "ipc2023", "--benchmarks", benchmarks, "--domains", "gripper", "--levels", "easy",
+                   "--methods", "rules", "--policies", policies, "--time-limit", "60", "--clock", "cpu", "--out", out)
+    assert cpu.returncode == 0, cpu.stderr
+    assert "limits per problem: 60 s CPU, 8192 MiB" in cpu.stdout
+    assert json.loads((out / "coverage-cpu.json").read_text())["limits"] == "60 s CPU, 8192 MiB"
+    assert json.loads((out / "coverage.json").read_text())["limits"] == "60 s, 8192 MiB (lama-first: 30 s)"
 
 
 def test_a_run_on_part_of_the_track_keeps_the_recorded_rest_in_the_files(benchmarks, policies, tmp_path):

@@ -147,9 +147,10 @@ def _anchors(domain: str) -> str:
 
 
 def write_coverage(records: Sequence[ProblemRecord], problems: Sequence[Problem], methods: Sequence[str],
-                   limits: str, out: Path) -> None:
+                   limits: str, out: Path, stem: str = "coverage") -> None:
     """out/coverage.csv (one line per domain, method and level), out/coverage.json (the same with
-    the field's numbers) and out/coverage.png (ours against the best competitor, per domain)."""
+    the field's numbers) and out/coverage.png (ours against the best competitor, per domain);
+    another `stem` names the files of another table of the same folder."""
     domains = list(dict.fromkeys(p.domain for p in problems))
     table = [coverage(records, method, domain) for domain in domains for method in methods]
     tests = {(p.domain, p.level): 0 for p in problems}
@@ -161,7 +162,7 @@ def write_coverage(records: Sequence[ProblemRecord], problems: Sequence[Problem]
             if (c.domain, level) in tests:
                 rows.append([c.domain, c.method, level, c.solved[level], c.run[level], tests[c.domain, level],
                              "" if c.mean_plan_length is None else f"{c.mean_plan_length:.1f}"])
-    write_csv_atomically(Path(out) / "coverage.csv", rows)
+    write_csv_atomically(Path(out) / f"{stem}.csv", rows)
     document = {
         "limits": limits,
         "coverage": [{"domain": c.domain, "method": c.method, "solved": c.solved, "run": c.run,
@@ -171,8 +172,8 @@ def write_coverage(records: Sequence[ProblemRecord], problems: Sequence[Problem]
                         "best_reported": BEST_REPORTED[d], "q_paper_percent": Q_PAPER_PERCENT.get(d)}
                     for d in domains if d in COMPETITION},
     }
-    write_text_atomically(Path(out) / "coverage.json", json.dumps(document, indent=1) + "\n")
-    _figure(table, domains, methods, limits, Path(out) / "coverage.png")
+    write_text_atomically(Path(out) / f"{stem}.json", json.dumps(document, indent=1) + "\n")
+    _figure(table, domains, methods, limits, Path(out) / f"{stem}.png")
 
 
 def _figure(table: Sequence[Coverage], domains: Sequence[str], methods: Sequence[str], limits: str,
