@@ -34,6 +34,19 @@ _KILL_GRACE_SECONDS = 2.0  # past the deadline before the child is killed: it ma
 WALL_BACKSTOP_FACTOR = 10
 
 
+def require_clock(clock: str) -> None:
+    """ValueError, one line, for a clock that is not one of TIME_LIMIT_CLOCKS."""
+    if clock not in TIME_LIMIT_CLOCKS:
+        raise ValueError(f"clock {clock!r}: one of {', '.join(TIME_LIMIT_CLOCKS)}")
+
+
+def wall_clock_limit(time_limit: float, clock: str) -> float:
+    """The wall-clock seconds after which a call limited to `time_limit` seconds of `clock` is
+    stopped: the limit itself, or on the CPU clock the backstop of WALL_BACKSTOP_FACTOR times it."""
+    require_clock(clock)
+    return time_limit if clock == "wall" else WALL_BACKSTOP_FACTOR * time_limit
+
+
 @dataclass(frozen=True)
 class LimitedOutcome:
     """How one call ended: RETURNED with its `value`, TIME_LIMIT, MEMORY_LIMIT (a MemoryError
@@ -44,7 +57,7 @@ class LimitedOutcome:
     value: Any
     seconds: float  # wall clock, from the fork to the end
     peak_mb: float  # peak resident memory of the child and of the children it waited for
-    cpu_seconds: float = 0.0  # CPU seconds of the child and of the children it waited for
+    cpu_seconds: float  # CPU seconds of the child and of the children it waited for
 
 
 def run_under_limits(function: Callable[[int], Any], count: int, time_limit: float,
@@ -55,10 +68,8 @@ def run_under_limits(function: Callable[[int], Any], count: int, time_limit: flo
     kernel's CPU-time limit stops it, and WALL_BACKSTOP_FACTOR times the limit on the wall clock);
     `jobs` children at a time, each outcome yielded as its child ends. Closing the iteration early
     (an interrupt) kills the children still at work."""
-    if clock not in TIME_LIMIT_CLOCKS:
-        raise ValueError(f"clock {clock!r}: one of {', '.join(TIME_LIMIT_CLOCKS)}")
+    wall_limit = wall_clock_limit(time_limit, clock)
     cpu_limit = None if clock == "wall" else time_limit
-    wall_limit = time_limit if clock == "wall" else WALL_BACKSTOP_FACTOR * time_limit
     running: dict[int, _Child] = {}  # by the read end of its pipe
     following = 0
     try:
@@ -103,8 +114,8 @@ class _Child:
         if killed:
             return LimitedOutcome(self.index, TIME_LIMIT, None, seconds, peak_mb, cpu_seconds)
         signal_number = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
-        if signal_number == signal.SIGXCPU or clock == "cpu" and signal_number == signal.SIGKILL \
-                and cpu_seconds >= time_limit:  # the CPU-time limit's soft and hard ends
+        if clock == "cpu" and signal_number in (signal.SIGXCPU, signal.SIGKILL) and cpu_seconds >= time_limit:
+            # the kernel's CPU-time limit: SIGXCPU at its soft end, SIGKILL at its hard end
             return LimitedOutcome(self.index, TIME_LIMIT, None, seconds, peak_mb, cpu_seconds)
         if not self.answer:
             ended = f"killed by signal {signal_number}" if signal_number else f"exit code {os.WEXITSTATUS(status)}"

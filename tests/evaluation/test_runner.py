@@ -6,13 +6,13 @@ import time
 from pathlib import Path
 
 from stratpol.evaluation import PlannerPolicy, RulePolicy, RunFailure, run
-from stratpol.evaluation.protocol import BUDGET_CLOCKS
 from stratpol.evaluation.runner import CLOCKS, process_cpu_seconds, run_together
 from stratpol.features import Vocabulary
 from stratpol.generation import domain_folder
 from stratpol.planning import Domain
 from stratpol.policy import Change, Feature, Kind, Policy, Rule
 from stratpol.policy.text import read_policy
+from stratpol.resource_limits import TIME_LIMIT_CLOCKS
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
@@ -139,8 +139,8 @@ class _Sleepy:
 
 
 def test_every_budget_clock_of_the_protocol_is_a_clock_a_run_can_count():
-    # the protocol names the clocks without loading the engine; the runner reads them
-    assert tuple(CLOCKS) == BUDGET_CLOCKS
+    # resource_limits names the clocks without loading the engine; the runner reads them
+    assert tuple(CLOCKS) == TIME_LIMIT_CLOCKS
 
 
 def test_a_time_limit_on_the_cpu_clock_does_not_count_time_the_run_waited():

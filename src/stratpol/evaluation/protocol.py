@@ -12,11 +12,6 @@ from stratpol.resource_limits import TIME_LIMIT_CLOCKS
 # how a rule policy picks among several compatible successors (evaluation.policies.RulePolicy)
 TIE_BREAKS = ("first", "random", "rule-order")
 
-# what a size's time budget counts: seconds on the clock since the size began, or the CPU seconds
-# its runs took (their processes' threads and planner subprocesses), which other work on the
-# machine does not eat into, so that the runs a size gets, and with them Scale, do not depend on
-# what else was running
-BUDGET_CLOCKS = TIME_LIMIT_CLOCKS
 
 
 @dataclass(frozen=True)
@@ -34,8 +29,12 @@ class ScalingSettings:
     max_runs_per_size: int = parameter(1000, "runs of one size at most", at_least(1), "R")
     seconds_per_size: float | None = parameter(None, "time budget per size, in seconds", positive, "S")
     min_runs_per_size: int = parameter(1, "runs of a size before its time budget may end it", at_least(1), "M")
+    # what a size's time budget counts: seconds on the clock since the size began, or the CPU seconds
+    # its runs took (their processes' threads and planner subprocesses), which other work on the
+    # machine does not eat into, so that the runs a size gets, and with them Scale, do not depend on
+    # what else was running
     budget_clock: str = parameter("wall", "what the time budget counts: wall-clock seconds, or the CPU seconds of "
-                                  "the size's runs (unaffected by other work on the machine)", choices=BUDGET_CLOCKS)
+                                  "the size's runs (unaffected by other work on the machine)", choices=TIME_LIMIT_CLOCKS)
     forbid_revisits: bool = parameter(False, "a run fails when it returns to a state it visited")
     seed: int = parameter(0, "random seed of the instance draws and tie-breaks", None, "S")
     jobs: int = parameter(1, "parallel runs", at_least(1), "J")

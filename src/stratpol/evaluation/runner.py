@@ -18,6 +18,7 @@ from stratpol.planning import GroundAction, Instance, State, Successor
 from stratpol.planning.dead_ends import is_dead_end
 from stratpol.planning.plans import validate_plan
 from stratpol.planning.search import SearchStatus, iw_to_target
+from stratpol.resource_limits import require_clock
 
 
 def process_cpu_seconds() -> float:
@@ -27,7 +28,7 @@ def process_cpu_seconds() -> float:
     return time.process_time() + children.ru_utime + children.ru_stime
 
 
-# what a run's time limit may count, by the names of the protocol's BUDGET_CLOCKS: wall-clock or CPU seconds
+# what a run's time limit may count, by resource_limits.TIME_LIMIT_CLOCKS' names: wall-clock or CPU seconds
 CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": process_cpu_seconds}
 
 
@@ -96,8 +97,7 @@ def run(policy: GeneralPolicy, instance: Instance, step_bound: int, forbid_revis
     the first IW(1), ..., IW(k) search that reaches a goal or a state the policy accepts from it.
     A solved run's plan is validated by executing it again.
     """
-    if clock not in CLOCKS:
-        raise ValueError(f"clock {clock!r}: one of {', '.join(CLOCKS)}")
+    require_clock(clock)
     trajectory = _Trajectory(policy, instance, step_bound, forbid_revisits, dead_end_time_limit, time_limit,
                              sketch_width, CLOCKS[clock])
     while trajectory.outcome is None:

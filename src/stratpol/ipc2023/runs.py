@@ -47,6 +47,12 @@ class Limits:
     def seconds_for(self, method: str) -> float:
         return self.planner_seconds if method == "lama-first" and self.planner_seconds else self.seconds
 
+    @property
+    def table_stem(self) -> str:
+        """The name of the table's files (coverage.csv, .json, .png): the CPU clock's table stands
+        beside the wall clock's in the same folder."""
+        return "coverage" if self.clock == "wall" else "coverage-cpu"
+
     def describe(self, method: str | None = None) -> str:
         """The limits as a table names them and a record's setting ends with them: '60 s, 8192 MiB',
         and on the CPU clock '60 s CPU, 8192 MiB'."""

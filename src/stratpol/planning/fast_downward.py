@@ -35,7 +35,7 @@ from stratpol.planning.plans import follow_plan_text
 from stratpol.planning.problem_writer import problem_with_initial_state
 from stratpol.planning.search import SearchResult, SearchStatus
 from stratpol.planning.task import Atom, GroundAction, Instance, State, atom_text
-from stratpol.resource_limits import TIME_LIMIT_CLOCKS, WALL_BACKSTOP_FACTOR
+from stratpol.resource_limits import require_clock, wall_clock_limit
 
 DEFAULT_MEMORY_LIMIT_MB = 4096
 """Memory (address space) given to FD when the caller does not choose; None means no limit."""
@@ -194,11 +194,9 @@ def run_fast_downward(instance: Instance, config: str, start: State | None = Non
     """Run FD on `instance` from `start` (default: its initial state) with an alias or a search string.
 
     `time_limit`: wall-clock seconds (FD's CPU limit is set just above it), or with `clock` "cpu"
-    FD's own CPU-time limit (wall-clock seconds then stop it only at WALL_BACKSTOP_FACTOR times
-    the limit); `memory_limit_mb` None = no limit.
+    FD's own CPU-time limit (wall-clock seconds then stop it only at `wall_clock_limit`'s backstop); `memory_limit_mb` None = no limit.
     """
-    if clock not in TIME_LIMIT_CLOCKS:
-        raise ValueError(f"clock {clock!r}: one of {', '.join(TIME_LIMIT_CLOCKS)}")
+    require_clock(clock)
     started = time.perf_counter()
     paths = fast_downward_paths()
     config = config.strip()
@@ -229,8 +227,7 @@ def run_fast_downward(instance: Instance, config: str, start: State | None = Non
             command += ["--alias", config, str(domain_file), str(problem_file)]
         else:
             command += [str(domain_file), str(problem_file), "--search", config]
-        wall_limit = None if time_limit is None else \
-            (time_limit if clock == "wall" else WALL_BACKSTOP_FACTOR * time_limit) + _WALL_GRACE_SECONDS
+        wall_limit = None if time_limit is None else wall_clock_limit(time_limit, clock) + _WALL_GRACE_SECONDS
         finished = run_limited(command, work, wall_limit)
         expanded = _last_expanded(finished.output)
         code = finished.code
