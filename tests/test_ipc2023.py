@@ -211,6 +211,20 @@ def test_plan_lengths_are_compared_on_the_problems_both_solve():
     assert common_plan_lengths(records, "ferry", "rules") == (10.0, 8.0, 1)
 
 
+
+def test_the_csv_gives_each_level_the_mean_plan_length_of_its_own_solved_problems(tmp_path):
+    from stratpol.ipc2023.report import write_coverage
+
+    records = [ProblemRecord("rules", "ferry", "easy", "p01.pddl", "solved", 10, 1.0, 1.0, "s"),
+               ProblemRecord("rules", "ferry", "easy", "p02.pddl", "solved", 20, 1.0, 1.0, "s"),
+               ProblemRecord("rules", "ferry", "medium", "p01.pddl", "solved", 60, 1.0, 1.0, "s")]
+    problems = [Problem("ferry", level, Path(f"p{number:02}.pddl")) for level in LEVELS for number in (1, 2)]
+    write_coverage(records, problems, ["rules"], "60 s, 8192 MiB", tmp_path)
+    rows = (tmp_path / "coverage.csv").read_text().splitlines()[1:]
+    # a level run by none has no mean; the json keeps the mean over all levels
+    assert rows == ["ferry,rules,easy,2,2,2,15.0", "ferry,rules,medium,1,1,2,60.0", "ferry,rules,hard,0,0,2,"]
+    assert json.loads((tmp_path / "coverage.json").read_text())["coverage"][0]["mean_plan_length"] == 30.0
+
 def test_the_table_sets_the_field_beside_ours():
     record = ProblemRecord("rules", "ferry", "hard", "p01.pddl", "solved", 100, 1.0, 50.0, "s")
     problems = [Problem("ferry", level, Path(f"p{number:02}.pddl")) for level in LEVELS for number in range(1, 31)]
@@ -373,6 +387,24 @@ def test_a_neural_methods_runs_stay_in_the_table_where_its_model_is_not_here(ben
                                 models={})
     assert [(r.problem, r.outcome, r.setting) for r in records] == [("p02.pddl", "solved", "model bbbb, 60 s, 8192 MiB")]
 
+
+
+def test_a_level_the_model_here_has_not_run_shows_the_runs_of_the_model_that_ran_it(benchmarks, tmp_path):
+    # a model trained again (another hash) runs medium; the table keeps easy's runs by the earlier model
+    from stratpol.provenance import model_hash
+    from stratpol.records import append_record
+
+    out, model = tmp_path / "out", tmp_path / "model"
+    model.mkdir()
+    (model / "weights").write_text("new\n")
+    here = model_hash(model)[:12]
+    for level, problem, setting in (("easy", "p02.pddl", "aaaa"), ("medium", "p08.pddl", here)):
+        append_record(out / "records.jsonl", ProblemRecord("gnn-v", "gripper", level, problem, "solved", 5, 1.0,
+                                                           50.0, f"model {setting}, 60 s, 8192 MiB"))
+    records = ipc2023_benchmark(benchmarks, out, ["gripper"], ["easy", "medium"], ["gnn-v"], limits=Limits(60.0),
+                                run=False, models={("gnn-v", "gripper"): model})
+    assert sorted((r.level, r.setting.split(",")[0]) for r in records) == [
+        ("easy", "model aaaa"), ("medium", f"model {here}")]
 
 def test_a_level_keeps_the_runs_of_one_model_and_the_table_says_when_levels_ran_two(benchmarks, tmp_path):
     # the model that ran last on a level owns it: the easy level shows model bbbb's one run, not

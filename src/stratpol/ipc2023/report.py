@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from stratpol.atomic import atomic_path, write_csv_atomically, write_text_atomically
@@ -25,8 +25,8 @@ from stratpol.ipc2023.runs import METHODS, Problem, ProblemRecord
 @dataclass(frozen=True)
 class Coverage:
     """One method on one domain: solved and run problems per level, mean plan length of the
-    solved, the largest sketch width any run needed, and how many settings the runs had (more
-    than one: the levels were run with different trained models)."""
+    solved (over all levels and per level), the largest sketch width any run needed, and how many
+    settings the runs had (more than one: the levels were run with different trained models)."""
 
     method: str
     domain: str
@@ -35,6 +35,7 @@ class Coverage:
     mean_plan_length: float | None
     max_width: int | None
     settings: int = 1
+    level_plan_lengths: dict[str, float | None] = field(default_factory=dict)
 
     @property
     def total(self) -> int:
@@ -47,8 +48,12 @@ def coverage(records: Sequence[ProblemRecord], method: str, domain: str) -> Cove
     widths = [r.max_width for r in mine if r.max_width is not None]
     return Coverage(method, domain, {level: sum(r.level == level for r in solved) for level in LEVELS},
                     {level: sum(r.level == level for r in mine) for level in LEVELS},
-                    sum(r.plan_length for r in solved) / len(solved) if solved else None,
-                    max(widths) if widths else None, len({r.setting for r in mine}))
+                    _mean_length(solved), max(widths) if widths else None, len({r.setting for r in mine}),
+                    {level: _mean_length([r for r in solved if r.level == level]) for level in LEVELS})
+
+
+def _mean_length(solved: Sequence[ProblemRecord]) -> float | None:
+    return sum(r.plan_length for r in solved) / len(solved) if solved else None
 
 
 def common_plan_lengths(records: Sequence[ProblemRecord], domain: str, ours: str,
@@ -148,9 +153,10 @@ def _anchors(domain: str) -> str:
 
 def write_coverage(records: Sequence[ProblemRecord], problems: Sequence[Problem], methods: Sequence[str],
                    limits: str, out: Path, stem: str = "coverage") -> None:
-    """out/coverage.csv (one line per domain, method and level), out/coverage.json (the same with
-    the field's numbers) and out/coverage.png (ours against the best competitor, per domain);
-    another `stem` names the files of another table of the same folder."""
+    """out/coverage.csv (one line per domain, method and level, with the level's mean plan
+    length), out/coverage.json (the same with the field's numbers) and out/coverage.png (ours
+    against the best competitor, per domain); another `stem` names the files of another table of
+    the same folder."""
     domains = list(dict.fromkeys(p.domain for p in problems))
     table = [coverage(records, method, domain) for domain in domains for method in methods]
     tests = {(p.domain, p.level): 0 for p in problems}
@@ -160,13 +166,15 @@ def write_coverage(records: Sequence[ProblemRecord], problems: Sequence[Problem]
     for c in table:
         for level in LEVELS:
             if (c.domain, level) in tests:
+                length = c.level_plan_lengths.get(level)
                 rows.append([c.domain, c.method, level, c.solved[level], c.run[level], tests[c.domain, level],
-                             "" if c.mean_plan_length is None else f"{c.mean_plan_length:.1f}"])
+                             "" if length is None else f"{length:.1f}"])
     write_csv_atomically(Path(out) / f"{stem}.csv", rows)
     document = {
         "limits": limits,
         "coverage": [{"domain": c.domain, "method": c.method, "solved": c.solved, "run": c.run,
-                      "mean_plan_length": c.mean_plan_length, "max_width": c.max_width, "settings": c.settings}
+                      "mean_plan_length": c.mean_plan_length, "level_plan_lengths": c.level_plan_lengths,
+                      "max_width": c.max_width, "settings": c.settings}
                      for c in table],
         "anchors": {d: {"competition": {a.method: a.solved for a in COMPETITION[d]}, "wl_goose": WL_GOOSE[d],
                         "best_reported": BEST_REPORTED[d], "q_paper_percent": Q_PAPER_PERCENT.get(d)}

@@ -133,8 +133,9 @@ def ipc2023_benchmark(benchmarks: Path, out: Path, domains: Sequence[str], level
     are, and their new record replaces the old), and with `run` false none is. The rule
     methods of a domain without a policy file (policies/<domain>.policy) are left out with a
     progress line, as are the neural methods without a model in `models` ((method, domain) ->
-    the trained model's folder); with `run` false such a method's latest records under `limits` are
-    taken as they are. Returns the records of the problems asked for."""
+    the trained model's folder); with `run` false, a neural method's level that its model here has
+    not run (or that has no model here) takes the records under `limits` of the model that ran it
+    last. Returns the records of the problems asked for."""
     problems = published_problems(benchmarks, domains, levels)
     log = Path(out) / "records.jsonl"
     done = {(r.method, r.domain, r.level, r.problem, r.setting): r for r in read_records(log, ProblemRecord)}
@@ -156,7 +157,8 @@ def ipc2023_benchmark(benchmarks: Path, out: Path, domains: Sequence[str], level
     records = [done[key(m, p)] for m, p in tasks if key(m, p) in done]
     to_run = [(m, p) for m, p in tasks if key(m, p) not in done]
     if not run:
-        return records + _recorded_without_model(done.values(), problems, methods, models, limits)
+        shown = {(r.method, r.domain, r.level) for r in records}
+        return records + _recorded_by_other_models(done.values(), problems, methods, shown, limits)
     if records:
         progress(f"{len(records)} of {len(tasks)} runs recorded in {log}; running the other {len(to_run)}")
 
@@ -230,13 +232,15 @@ def _policy(folder: Path, name: str, domain: Domain, progress: Callable[[str], N
     return policy, hashlib.sha256(path.read_bytes()).hexdigest()[:12]
 
 
-def _recorded_without_model(recorded: Iterable[ProblemRecord], problems: Sequence[Problem], methods: Sequence[str],
-                            models: dict[tuple[str, str], Path], limits: Limits) -> list[ProblemRecord]:
-    """For the neural methods whose model is not here (trained models are not kept in git), the
-    records under `limits` of the model that ran last on each level: a table of a fresh checkout
-    keeps their runs, and no level mixes the runs of two trainings."""
+def _recorded_by_other_models(recorded: Iterable[ProblemRecord], problems: Sequence[Problem],
+                              methods: Sequence[str], shown: set[tuple[str, str, str]],
+                              limits: Limits) -> list[ProblemRecord]:
+    """For each neural method's level that the model here has not run (or no model is here:
+    trained models are not kept in git), the records under `limits` of the model that ran that
+    level last: a table of a fresh checkout, or of a model trained again, keeps the recorded
+    runs, and no level mixes the runs of two trainings."""
     wanted = {(m, p.domain, p.level, p.path.name) for p in problems for m in methods
-              if m not in METHODS and (m, p.domain) not in models}
+              if m not in METHODS and (m, p.domain, p.level) not in shown}
     mine = [r for r in recorded if (r.method, r.domain, r.level, r.problem) in wanted and _under(r, limits)]
     last_model = {(r.method, r.domain, r.level): r.setting for r in mine}  # records are in the order run
     latest = {(r.method, r.domain, r.level, r.problem): r for r in mine
