@@ -188,6 +188,11 @@ def test_a_cpu_clock_budget_counts_what_the_runs_compute_not_how_long_they_wait(
     # each run is logged with its CPU seconds beside its wall-clock seconds
     logged = [json.loads(line) for line in (tmp_path / "waiting" / "runs.jsonl").read_text().splitlines()]
     assert all(0 <= run["cpu_seconds"] < 0.1 and run["seconds"] >= 0.2 for run in logged)
+    # and a decision's time is on the same clock: a waiting run's decisions cost no CPU time to speak of
+    steps = sum(run["plan_length"] for run in logged if run["solved"])
+    assert waiting.decision_ms < 1000 * 0.1 * len(logged) / steps
+    assert scaling_evaluation(_SlowPolicy(policy, 0.2), folder, wall).decision_ms > 1000 * 0.2 / max(
+        run["plan_length"] for run in logged if run["solved"])
     # the clock came later: at its default it stays out of a provenance; the CPU clock is another
     # stop rule over the same draws, so it may take over the runs of a wall-clock evaluation
     assert "budget_clock" not in wall.provenance("slow", "gripper").settings

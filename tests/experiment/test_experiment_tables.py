@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from stratpol.experiment.cells import CellRow
@@ -28,6 +30,10 @@ def test_seeds_are_averaged_and_their_spread_shown():
     assert table[2] == ("| ferry | gnn-v | 25.0 | 22.00 (19.0-25.0) | - | 8.0/10 | - | - | 15.00 | revisit 5, step bound 3 "
                         "| Q-value paper 100 / 84.5; scaling paper 148 / 99.34 |")
     assert table[3] == "| ferry | rules | 30 | 28.00 | - | 10/10 | - | - | - | none | - |"
+    # a cell on the CPU clock times its decisions on it, and the table says so (also where seeds mix clocks)
+    cpu = [dataclasses.replace(row, decision_clock="cpu") for row in rows]
+    assert "| 15.00 CPU |" in markdown_table(summarise(cpu)[:1])
+    assert "| 15.00 (cpu and wall) |" in markdown_table(summarise(cpu[:1] + rows[1:2])[:1])
     # rows of cells finished before failures were recorded show none of them
     assert "| - | - |" in markdown_table(summarise([_row("rules", 0, 30, 28.0)]))
 

@@ -93,7 +93,7 @@ class ScalingResult:
     scale: int = 0
     sum_coverage: float = 0.0
     mean_plan_length: float | None = None  # over the solved runs of every size evaluated
-    decision_ms: float | None = None  # run milliseconds per step, over the same runs
+    decision_ms: float | None = None  # run milliseconds per step, over the same runs, on the budget's clock
     provenance: Provenance | None = None  # the policy's content hash, every setting, the version
 
     def failure_counts(self) -> dict[str, int]:
@@ -173,7 +173,8 @@ def scaling_evaluation(policy: GeneralPolicy, folder: DomainFolder, settings: Sc
     solved = [r for r in used if r.solved]
     steps = sum(r.plan_length for r in solved)
     result.mean_plan_length = steps / len(solved) if solved else None
-    result.decision_ms = 1000 * sum(r.seconds for r in solved) / steps if steps else None
+    spent = sum(r.cpu_cost if settings.budget_clock == "cpu" else r.seconds for r in solved)
+    result.decision_ms = 1000 * spent / steps if steps else None
     _summarise(result, settings)
     if out is not None:
         write_tables(result, out)

@@ -61,7 +61,7 @@ class CellRow:
     largest_size: int = 0  # largest size evaluated
     mean_plan_length: float | None = None  # over solved scaling runs
     learn_seconds: float | None = None  # teacher plans + training; None for planners
-    decision_ms: float | None = None  # run seconds per step over solved scaling runs
+    decision_ms: float | None = None  # run milliseconds per step over solved scaling runs, on decision_clock
     ipc_solved: int | None = None
     ipc_total: int | None = None
     ipc_mean_plan_length: float | None = None
@@ -70,6 +70,7 @@ class CellRow:
     artifact: str | None = None
     evaluation: str | None = None
     seconds: float = 0.0  # wall time of this cell (this run; a resumed cell counts only its resumed part)
+    decision_clock: str = "wall"  # what decision_ms and ipc_decision_ms count: the budget clock (rows before: wall)
 
 
 def training_settings(config: ExperimentConfig, cell: Cell) -> dict:
@@ -241,6 +242,7 @@ def _scaling(config: ExperimentConfig, cell: Cell, policy: GeneralPolicy, row: C
     row.scale, row.sum_coverage = result.scale, result.sum_coverage
     row.largest_size = result.sizes[-1].size if result.sizes else 0
     row.mean_plan_length, row.decision_ms = result.mean_plan_length, result.decision_ms
+    row.decision_clock = settings.budget_clock
     row.failures = result.failure_counts()
 
 
@@ -321,4 +323,9 @@ def _ipc(config: ExperimentConfig, cell: Cell, policy: GeneralPolicy, row: CellR
     steps = sum(r.steps for r in records)
     row.ipc_solved, row.ipc_total = len(solved), len(records)
     row.ipc_mean_plan_length = sum(r.steps for r in solved) / len(solved) if solved else None
-    row.ipc_decision_ms = 1000 * sum(r.seconds for r in records) / steps if steps else None
+    row.ipc_decision_ms = 1000 * sum(_spent(r, clock) for r in records) / steps if steps else None
+
+
+def _spent(record: IpcRun, clock: str) -> float:
+    """A run's seconds on `clock`: its CPU seconds on the CPU clock where its log kept them."""
+    return record.cpu_seconds if clock == "cpu" and record.cpu_seconds is not None else record.seconds

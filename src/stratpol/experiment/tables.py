@@ -34,6 +34,7 @@ class Summary:
     ipc_total: int | None
     ipc_mean_plan_length: float | None
     failures: str | None  # how the seeds' failed scaling runs ended, summed ("": none failed; None: not recorded)
+    decision_clock: str = "wall"  # what decision_ms counts: "wall", "cpu", or "cpu and wall" over seeds
 
 
 def _mean(values: Sequence[float | None]) -> float | None:
@@ -57,6 +58,7 @@ def summarise(rows: Sequence[CellRow]) -> list[Summary]:
             _mean([r.decision_ms for r in ok]), _mean([r.ipc_solved for r in ok]),
             next((r.ipc_total for r in ok if r.ipc_total is not None), None),
             _mean([r.ipc_mean_plan_length for r in ok]), _failures(ok),
+            " and ".join(sorted({r.decision_clock for r in ok if r.decision_ms is not None})) or "wall",
         ))
     return summaries
 
@@ -73,6 +75,12 @@ def _cell(value, digits: int = 1) -> str:
     if isinstance(value, float):
         return f"{value:.{digits}f}"
     return str(value)
+
+
+def _decision(s: Summary) -> str:
+    """A decision's milliseconds, with the clock where it is not the wall clock."""
+    clock = {"wall": "", "cpu": " CPU"}.get(s.decision_clock, f" ({s.decision_clock})")
+    return _cell(s.decision_ms, 2) + (clock if s.decision_ms is not None else "")
 
 
 def markdown_table(summaries: Sequence[Summary]) -> str:
@@ -93,7 +101,7 @@ def markdown_table(summaries: Sequence[Summary]) -> str:
             sum_coverage += f" ({s.sum_coverage_min:.1f}-{s.sum_coverage_max:.1f})"
         lines.append(f"| {s.domain} | {s.method} | {scale} | {sum_coverage} | {_cell(s.mean_plan_length)} | "
                      f"{ipc} | {_cell(s.ipc_mean_plan_length)} | {_cell(s.learn_seconds, 0)} | "
-                     f"{_cell(s.decision_ms, 2)} | {'-' if s.failures is None else s.failures or 'none'} | {papers} |")
+                     f"{_decision(s)} | {'-' if s.failures is None else s.failures or 'none'} | {papers} |")
     return "\n".join(lines) + "\n"
 
 
