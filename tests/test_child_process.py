@@ -123,9 +123,29 @@ def test_a_tasks_error_is_raised_where_it_is_waited_for_and_a_dead_worker_is_one
         pool.submit(_fail, "broken draw")
         with pytest.raises(ValueError, match="broken draw"):
             pool.wait()
-        pool.submit(os._exit, 3)  # as a worker the system kills when memory runs out
-        with pytest.raises(ChildDied, match="a worker process ended without a result .exit code 3"):
+        pool.submit(os._exit, 3)  # as a worker the system kills when memory runs out, at every try
+        with pytest.raises(ChildDied, match=r"a worker process \(twice for the same task\) ended without a result "
+                                            r"\(exit code 3"):
             pool.wait()
+
+
+def _die_once(marker: Path) -> str:
+    if not marker.exists():
+        marker.touch()
+        os._exit(9)  # as the system kills a worker when memory runs out
+    return "done"
+
+
+def test_a_task_whose_worker_died_goes_to_a_new_worker_once(tmp_path):
+    results = []
+    with RunPool(2, results.append) as pool:
+        workers = set(pool._workers.values())
+        pool.submit(_die_once, tmp_path / "died")
+        pool.submit(_pause, "beside", 0.0)
+        pool.wait()
+        pool.wait()
+        assert len(results) == 2 and "done" in results and any(result[0] == "beside" for result in results)
+        assert len(pool._workers) == 2 and set(pool._workers.values()) != workers  # the dead one replaced
 
 
 def test_closing_stops_the_workers_of_tasks_still_running(tmp_path):

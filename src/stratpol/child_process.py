@@ -119,28 +119,35 @@ class RunPool:
     the pool; each free worker is handed the next task, and `wait` passes on whichever result comes
     first to `on_result`. Unlike `in_forked_workers`, tasks need not be known in advance, and the
     workers are not forked (the parent may hold torch's threads). A task no worker has begun can be
-    forgotten (`drop_queued`). With one job the tasks run in this process, the oldest when waited for,
-    so nothing runs that no one asks for."""
+    forgotten (`drop_queued`). A worker that dies at a task (killed when memory ran out) is replaced
+    and the task given to another once; a second death is a ChildDied. With one job the tasks run in
+    this process, the oldest when waited for, so nothing runs that no one asks for."""
 
     def __init__(self, jobs: int, on_result: Callable[[Any], None]) -> None:
         self.on_result = on_result
         self._queued: deque[tuple[Callable, tuple]] = deque()  # tasks no worker has begun
         self._workers: dict[Connection, multiprocessing.process.BaseProcess] = {}
         self._idle: list[Connection] = []
-        self._busy: set[Connection] = set()
+        self._begun: dict[Connection, tuple[Callable, tuple]] = {}  # the busy workers: the task each was handed
+        # the tasks whose first worker died, by id (and kept, so that no other task takes the id)
+        self._retried: dict[int, tuple[Callable, tuple]] = {}
+        self._jobs = jobs
         if jobs > 1:
             if multiprocessing.current_process().daemon:
                 raise InputError(f"{jobs} jobs need worker processes, and a daemonic process (a Dask worker's) "
                                  f"may not start any: start the Dask workers with {DASK_WORKERS_WITH_CHILDREN}, "
                                  f"or use one job")
-            context = get_context("loky")
             for _ in range(jobs):
-                here, there = context.Pipe()
-                worker = context.Process(target=_serve_tasks, args=(there, worker_threads(jobs)), daemon=True)
-                worker.start()
-                there.close()
-                self._workers[here] = worker
-                self._idle.append(here)
+                self._start_worker()
+
+    def _start_worker(self) -> None:
+        context = get_context("loky")
+        here, there = context.Pipe()
+        worker = context.Process(target=_serve_tasks, args=(there, worker_threads(self._jobs)), daemon=True)
+        worker.start()
+        there.close()
+        self._workers[here] = worker
+        self._idle.append(here)
 
     def submit(self, task: Callable, *args: Any) -> None:
         self._queued.append((task, args))
@@ -149,21 +156,23 @@ class RunPool:
     def wait(self) -> None:
         """Until a submitted task has finished and its result went to `on_result` (one job: the oldest
         task runs now). ValueError when no task is waiting; a task's exception is raised here, and
-        ChildDied when a worker died without an answer."""
+        ChildDied when a task's second worker died without an answer too (after the first, the task
+        goes to a new worker, and this waits on)."""
         if not self._workers:
             if not self._queued:
                 raise ValueError("no task to wait for")
             task, args = self._queued.popleft()
             self.on_result(task(*args))
             return
-        if not self._busy:
+        if not self._begun:
             raise ValueError("no task to wait for")
-        self._hand_on(wait(list(self._busy))[0])
+        while not self._hand_on(wait(list(self._begun))[0]):
+            pass
 
     def take_finished(self) -> None:
         """Pass on the results of the tasks that have finished, without waiting."""
-        for connection in wait(list(self._busy), timeout=0) if self._busy else []:
-            self._hand_on(connection)
+        for connection in wait(list(self._begun), timeout=0) if self._begun else []:
+            self._hand_on(connection)  # a task given to a new worker finishes in a later call
 
     def drop_queued(self) -> None:
         """Forget the tasks no worker has begun; the begun ones finish, their results passed on in a
@@ -178,26 +187,41 @@ class RunPool:
         for connection, worker in self._workers.items():
             worker.join()
             connection.close()
-        self._workers, self._idle, self._busy = {}, [], set()
+        self._workers, self._idle, self._begun = {}, [], {}
 
-    def _hand_on(self, connection: Connection) -> None:
+    def _hand_on(self, connection: Connection) -> bool:
+        """Pass on the answer of the worker at `connection`; False where the worker had died and its
+        task went to a new one."""
         try:
             ok, answer = connection.recv()
         except EOFError:
-            self._workers[connection].join()
-            raise ChildDied(self._workers[connection].exitcode, "a worker process") from None
-        self._busy.discard(connection)
+            return self._replace_dead(connection)
+        self._begun.pop(connection)
         self._idle.append(connection)
         self._hand_out()  # the freed worker begins its next task before the result is looked at
         if not ok:
             raise answer
         self.on_result(answer)
+        return True
+
+    def _replace_dead(self, connection: Connection) -> bool:
+        worker, task = self._workers.pop(connection), self._begun.pop(connection)
+        worker.join()
+        connection.close()
+        self._start_worker()
+        if id(task) in self._retried:
+            raise ChildDied(worker.exitcode, "a worker process (twice for the same task)")
+        self._retried[id(task)] = task
+        self._queued.appendleft(task)
+        self._hand_out()
+        return False
 
     def _hand_out(self) -> None:
         while self._idle and self._queued:
             connection = self._idle.pop()
-            connection.send(self._queued.popleft())  # pickled here: a task that cannot be is an error here
-            self._busy.add(connection)
+            task = self._queued.popleft()
+            connection.send(task)  # pickled here: a task that cannot be is an error here
+            self._begun[connection] = task
 
     def __enter__(self) -> RunPool:
         return self
