@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import time
 
 from stratpol.resource_limits import MEMORY_LIMIT, RETURNED, TIME_LIMIT, run_under_limits
@@ -48,6 +50,16 @@ def test_on_the_cpu_clock_a_call_is_stopped_by_the_cpu_seconds_it_used():
     assert outcomes[2].ended == TIME_LIMIT and outcomes[2].value is None  # it answered past the limit
     walled = {o.index: o.ended for o in run_under_limits(_cpu_call, 1, time_limit=0.5)}
     assert walled == {0: TIME_LIMIT}
+
+
+def _xcpu(index: int) -> None:
+    os.kill(os.getpid(), signal.SIGXCPU)  # as the kernel signals a process at its CPU-time limit
+
+
+def test_on_the_cpu_clock_the_kernels_cpu_time_signal_is_the_time_limit_whatever_the_usage_reads():
+    # a rovers run ended so at 59.8 CPU seconds of a 60 s limit (session 64): a time limit, not a crash
+    assert [o.ended for o in run_under_limits(_xcpu, 1, time_limit=60, clock="cpu")] == [TIME_LIMIT]
+    assert [o.ended for o in run_under_limits(_xcpu, 1, time_limit=60)] == [f"killed by signal {signal.SIGXCPU}"]
 
 
 def test_outcomes_come_as_the_children_end():

@@ -114,8 +114,10 @@ class _Child:
         if killed:
             return LimitedOutcome(self.index, TIME_LIMIT, None, seconds, peak_mb, cpu_seconds)
         signal_number = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
-        if clock == "cpu" and signal_number in (signal.SIGXCPU, signal.SIGKILL) and cpu_seconds >= time_limit:
-            # the kernel's CPU-time limit: SIGXCPU at its soft end, SIGKILL at its hard end
+        if clock == "cpu" and (signal_number == signal.SIGXCPU
+                               or signal_number == signal.SIGKILL and cpu_seconds >= time_limit):
+            # the kernel's CPU-time limit: SIGXCPU at its soft end (the kernel's count of CPU time may
+            # reach it while the child's usage reads a little less), SIGKILL at its hard end
             return LimitedOutcome(self.index, TIME_LIMIT, None, seconds, peak_mb, cpu_seconds)
         if not self.answer:
             ended = f"killed by signal {signal_number}" if signal_number else f"exit code {os.WEXITSTATUS(status)}"
