@@ -211,7 +211,6 @@ def test_plan_lengths_are_compared_on_the_problems_both_solve():
     assert common_plan_lengths(records, "ferry", "rules") == (10.0, 8.0, 1)
 
 
-
 def test_the_csv_gives_each_level_the_mean_plan_length_of_its_own_solved_problems(tmp_path):
     from stratpol.ipc2023.report import write_coverage
 
@@ -224,6 +223,7 @@ def test_the_csv_gives_each_level_the_mean_plan_length_of_its_own_solved_problem
     # a level run by none has no mean; the json keeps the mean over all levels
     assert rows == ["ferry,rules,easy,2,2,2,15.0", "ferry,rules,medium,1,1,2,60.0", "ferry,rules,hard,0,0,2,"]
     assert json.loads((tmp_path / "coverage.json").read_text())["coverage"][0]["mean_plan_length"] == 30.0
+
 
 def test_the_table_sets_the_field_beside_ours():
     record = ProblemRecord("rules", "ferry", "hard", "p01.pddl", "solved", 100, 1.0, 50.0, "s")
@@ -388,7 +388,6 @@ def test_a_neural_methods_runs_stay_in_the_table_where_its_model_is_not_here(ben
     assert [(r.problem, r.outcome, r.setting) for r in records] == [("p02.pddl", "solved", "model bbbb, 60 s, 8192 MiB")]
 
 
-
 def test_a_level_the_model_here_has_not_run_shows_the_runs_of_the_model_that_ran_it(benchmarks, tmp_path):
     # a model trained again (another hash) runs medium; the table keeps easy's runs by the earlier model
     from stratpol.provenance import model_hash
@@ -405,6 +404,7 @@ def test_a_level_the_model_here_has_not_run_shows_the_runs_of_the_model_that_ran
                                 run=False, models={("gnn-v", "gripper"): model})
     assert sorted((r.level, r.setting.split(",")[0]) for r in records) == [
         ("easy", "model aaaa"), ("medium", f"model {here}")]
+
 
 def test_a_level_keeps_the_runs_of_one_model_and_the_table_says_when_levels_ran_two(benchmarks, tmp_path):
     # the model that ran last on a level owns it: the easy level shows model bbbb's one run, not
