@@ -14,6 +14,7 @@ import signal
 import threading
 from collections import deque
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection, wait
 from typing import Any, TypeVar
 
@@ -114,6 +115,15 @@ def worker_threads(jobs: int) -> dict[str, str]:
     return {name: os.environ.get(name, share) for name in THREAD_VARIABLES}
 
 
+@dataclass(frozen=True)
+class _Task:
+    """A function and its arguments for a RunPool worker; `retried`: a worker died at it once."""
+
+    function: Callable
+    args: tuple
+    retried: bool = False
+
+
 class RunPool:
     """Tasks (a function and its arguments, pickled) in `jobs` worker processes that live as long as
     the pool; each free worker is handed the next task, and `wait` passes on whichever result comes
@@ -125,12 +135,10 @@ class RunPool:
 
     def __init__(self, jobs: int, on_result: Callable[[Any], None]) -> None:
         self.on_result = on_result
-        self._queued: deque[tuple[Callable, tuple]] = deque()  # tasks no worker has begun
+        self._queued: deque[_Task] = deque()  # tasks no worker has begun
         self._workers: dict[Connection, multiprocessing.process.BaseProcess] = {}
         self._idle: list[Connection] = []
-        self._begun: dict[Connection, tuple[Callable, tuple]] = {}  # the busy workers: the task each was handed
-        # the tasks whose first worker died, by id (and kept, so that no other task takes the id)
-        self._retried: dict[int, tuple[Callable, tuple]] = {}
+        self._begun: dict[Connection, _Task] = {}  # the busy workers: the task each was handed
         self._jobs = jobs
         if jobs > 1:
             if multiprocessing.current_process().daemon:
@@ -150,7 +158,7 @@ class RunPool:
         self._idle.append(here)
 
     def submit(self, task: Callable, *args: Any) -> None:
-        self._queued.append((task, args))
+        self._queued.append(_Task(task, args))
         self._hand_out()
 
     def wait(self) -> None:
@@ -161,8 +169,8 @@ class RunPool:
         if not self._workers:
             if not self._queued:
                 raise ValueError("no task to wait for")
-            task, args = self._queued.popleft()
-            self.on_result(task(*args))
+            task = self._queued.popleft()
+            self.on_result(task.function(*task.args))
             return
         if not self._begun:
             raise ValueError("no task to wait for")
@@ -209,10 +217,9 @@ class RunPool:
         worker.join()
         connection.close()
         self._start_worker()
-        if id(task) in self._retried:
+        if task.retried:
             raise ChildDied(worker.exitcode, "a worker process (twice for the same task)")
-        self._retried[id(task)] = task
-        self._queued.appendleft(task)
+        self._queued.appendleft(replace(task, retried=True))
         self._hand_out()
         return False
 
@@ -220,7 +227,7 @@ class RunPool:
         while self._idle and self._queued:
             connection = self._idle.pop()
             task = self._queued.popleft()
-            connection.send(task)  # pickled here: a task that cannot be is an error here
+            connection.send((task.function, task.args))  # pickled here: a task that cannot be is an error here
             self._begun[connection] = task
 
     def __enter__(self) -> RunPool:

@@ -719,12 +719,12 @@ def _bench_ipc2023(args: argparse.Namespace, progress: Progress) -> int:
                                 models=_grid_models(args, domains, methods))
     methods = [m for m in methods if m in args.methods or any(r.method == m for r in records)]
     problems = published_problems(root, domains, levels)
-    write_coverage(records, problems, methods, limits.describe(), out, limits.table_stem)
+    stem = limits.table_stem
+    write_coverage(records, problems, methods, limits.describe(), out, stem)
     print(render_coverage(records, problems, methods, limits.describe()))
     beside = render_q_paper(records, problems, methods)
     if beside:
         print(beside)
-    stem = limits.table_stem
     print(f"records, plans, {stem}.csv, {stem}.json and {stem}.png in {out}")
     return 0
 

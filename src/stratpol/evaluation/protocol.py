@@ -13,7 +13,6 @@ from stratpol.resource_limits import TIME_LIMIT_CLOCKS
 TIE_BREAKS = ("first", "random", "rule-order")
 
 
-
 @dataclass(frozen=True)
 class ScalingSettings:
     """`stratpol evaluate` makes its options from these fields, and experiment configs read their

@@ -259,6 +259,10 @@ class IpcRun:
     clock: str = "wall"  # what its time limit counted (the evaluation's budget clock; logs before: wall)
     cpu_seconds: float | None = None  # None in logs written before they were kept
 
+    def seconds_on(self, clock: str) -> float:
+        """The run's seconds on `clock`: its CPU seconds on the CPU clock where its log kept them."""
+        return self.cpu_seconds if clock == "cpu" and self.cpu_seconds is not None else self.seconds
+
 
 def ipc_instances(config: ExperimentConfig, domain: str) -> list[Path]:
     """The first `ipc_instances` problem files of each configured level of the domain's IPC test set."""
@@ -323,9 +327,4 @@ def _ipc(config: ExperimentConfig, cell: Cell, policy: GeneralPolicy, row: CellR
     steps = sum(r.steps for r in records)
     row.ipc_solved, row.ipc_total = len(solved), len(records)
     row.ipc_mean_plan_length = sum(r.steps for r in solved) / len(solved) if solved else None
-    row.ipc_decision_ms = 1000 * sum(_spent(r, clock) for r in records) / steps if steps else None
-
-
-def _spent(record: IpcRun, clock: str) -> float:
-    """A run's seconds on `clock`: its CPU seconds on the CPU clock where its log kept them."""
-    return record.cpu_seconds if clock == "cpu" and record.cpu_seconds is not None else record.seconds
+    row.ipc_decision_ms = 1000 * sum(r.seconds_on(clock) for r in records) / steps if steps else None

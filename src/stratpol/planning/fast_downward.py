@@ -194,7 +194,8 @@ def run_fast_downward(instance: Instance, config: str, start: State | None = Non
     """Run FD on `instance` from `start` (default: its initial state) with an alias or a search string.
 
     `time_limit`: wall-clock seconds (FD's CPU limit is set just above it), or with `clock` "cpu"
-    FD's own CPU-time limit (wall-clock seconds then stop it only at `wall_clock_limit`'s backstop); `memory_limit_mb` None = no limit.
+    FD's own CPU-time limit (wall-clock seconds then stop it only at `wall_clock_limit`'s
+    backstop); `memory_limit_mb` None = no limit.
     """
     require_clock(clock)
     started = time.perf_counter()
