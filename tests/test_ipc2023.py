@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from helpers import DATA, stratpol
 
+from stratpol.evaluation.goal_progress import GoalProgress
 from stratpol.features import Vocabulary
 from stratpol.features.grammar import load_grammar
 from stratpol.features.kind import Kind
@@ -144,6 +145,19 @@ def test_a_run_past_the_time_limit_is_stopped_and_counts_as_unsolved(benchmarks,
     reported = ipc2023_benchmark(benchmarks, out, ["gripper"], levels=["hard"], methods=["sketch"],
                                  policies=policies, limits=Limits(0.5, 4096), run=False)
     assert reported == retried == read_records(log, ProblemRecord)[-1:]
+
+
+def test_an_unsolved_policy_run_records_how_far_it_got(benchmarks, tmp_path):
+    # a policy that only picks up a ball, in an empty hand: one step, then none it accepts
+    (tmp_path / "policies").mkdir()
+    (tmp_path / "policies" / "gripper.policy").write_text(
+        "# stratpol policy\nnumerical m = n_count(r_primitive(carry,0,1))\n\n{m = 0} -> {m up}\n")
+    records = ipc2023_benchmark(benchmarks, tmp_path / "out", ["gripper"], levels=["easy"], methods=["rules"],
+                                policies=tmp_path / "policies", limits=Limits(60.0))
+    assert [(r.problem, r.outcome) for r in records] == [("p02.pddl", "no successor"), ("p03.pddl", "no successor")]
+    # one step taken, none of the 2 (3) balls in room b: stalled from the start
+    assert [r.progress for r in records] == [GoalProgress(1, 2, 0, 0), GoalProgress(1, 3, 0, 0)]
+    assert read_records(tmp_path / "out" / "records.jsonl", ProblemRecord) == records
 
 
 def test_a_domain_without_a_policy_runs_only_the_planner(benchmarks, tmp_path):
@@ -370,6 +384,30 @@ def test_neural_runs_stand_beside_the_q_value_papers_table_4():
     assert lines[1].split() == ["domain", "gnn-q-heu"]
     assert lines[2].split() == ["ferry", "1/2", "(20)", "|", "67.8%", "(120)"]  # the paper: 67.8%, 119.6 steps
     assert render_q_paper(records, problems, ["rules", "lama-first"]) == ""  # no R-GNN asked for
+
+
+def test_the_unsolved_runs_say_how_they_ended_and_how_many_stalled(tmp_path):
+    from stratpol.ipc2023.report import render_unsolved, write_coverage
+
+    def record(problem: str, outcome: str, steps: int | None = None, met_at: int = 0) -> ProblemRecord:
+        return ProblemRecord("gnn-q-heu", "rovers", "medium", problem, outcome, 9 if outcome == "solved" else None,
+                             60.0, 1.0, "s", steps=steps, goals=None if steps is None else 6,
+                             goals_met=None if steps is None else 3, goals_met_at=None if steps is None else met_at)
+
+    records = [record("p01.pddl", "solved"), record("p02.pddl", "time limit", 1000, 400),  # stalled
+               record("p03.pddl", "time limit", 3000, 2900), record("p04.pddl", "time limit", 2000, 900),
+               record("p05.pddl", "step bound", 300, 290), record("p06.pddl", "time limit")]  # before session 65
+    problems = [Problem("rovers", "medium", Path(f"p0{n}.pddl")) for n in range(1, 7)]
+    lines = render_unsolved(records, problems, ["gnn-q-heu"]).splitlines()
+    # p06 has no progress recorded: 2 of the 3 time-limit runs that have stalled, in 2,000 steps on average
+    assert lines[2] == ("rovers      gnn-q-heu             5  time limit 4 (2 of 3 stalled, 2,000 steps), "
+                        "step bound 1 (0 stalled, 300 steps)")
+    assert render_unsolved(records[:1], problems, ["gnn-q-heu"]) == ""
+    write_coverage(records, problems, ["gnn-q-heu"], "60 s CPU, 8192 MiB", tmp_path)
+    ended = json.loads((tmp_path / "coverage.json").read_text())["unsolved"]
+    assert ended == [{"domain": "rovers", "method": "gnn-q-heu", "runs": {"time limit": 4, "step bound": 1},
+                      "recorded": {"time limit": 3, "step bound": 1}, "stalled": {"time limit": 2, "step bound": 0},
+                      "mean_steps": {"time limit": 2000.0, "step bound": 300.0}}]
 
 
 def test_a_neural_methods_runs_stay_in_the_table_where_its_model_is_not_here(benchmarks, tmp_path):

@@ -697,7 +697,7 @@ def _bench_ipc2023(args: argparse.Namespace, progress: Progress) -> int:
     from pathlib import Path
 
     from stratpol.ipc2023.anchors import DOMAINS
-    from stratpol.ipc2023.report import render_coverage, render_q_paper, write_coverage
+    from stratpol.ipc2023.report import render_coverage, render_q_paper, render_unsolved, write_coverage
     from stratpol.ipc2023.runs import Limits, ipc2023_benchmark, published_problems, table_scope
 
     root = Path(args.benchmarks or "../shared/benchmarks/ipc2023")
@@ -722,9 +722,9 @@ def _bench_ipc2023(args: argparse.Namespace, progress: Progress) -> int:
     stem = limits.table_stem
     write_coverage(records, problems, methods, limits.describe(), out, stem)
     print(render_coverage(records, problems, methods, limits.describe()))
-    beside = render_q_paper(records, problems, methods)
-    if beside:
-        print(beside)
+    for beside in (render_q_paper(records, problems, methods), render_unsolved(records, problems, methods)):
+        if beside:
+            print(beside)
     print(f"records, plans, {stem}.csv, {stem}.json and {stem}.png in {out}")
     return 0
 

@@ -121,6 +121,59 @@ def render_q_paper(records: Sequence[ProblemRecord], problems: Sequence[Problem]
     return "\n".join(lines)
 
 
+@dataclass(frozen=True)
+class Unsolved:
+    """How one method's unsolved runs on a domain ended: per outcome, the runs, and of those with
+    their progress recorded how many stalled (GoalProgress.stalled) and their mean steps."""
+
+    method: str
+    domain: str
+    runs: dict[str, int]
+    recorded: dict[str, int]
+    stalled: dict[str, int]
+    mean_steps: dict[str, float]
+
+
+def unsolved(records: Sequence[ProblemRecord], method: str, domain: str) -> Unsolved:
+    mine = [r for r in records if r.method == method and r.domain == domain and not r.solved]
+    outcomes = sorted({r.outcome for r in mine}, key=lambda o: (-sum(r.outcome == o for r in mine), o))
+    runs, recorded, stalled, mean_steps = {}, {}, {}, {}
+    for outcome in outcomes:
+        ended = [r for r in mine if r.outcome == outcome]
+        progress = [r.progress for r in ended if r.progress is not None]
+        runs[outcome], recorded[outcome] = len(ended), len(progress)
+        if progress:
+            stalled[outcome] = sum(p.stalled for p in progress)
+            mean_steps[outcome] = sum(p.steps for p in progress) / len(progress)
+    return Unsolved(method, domain, runs, recorded, stalled, mean_steps)
+
+
+def render_unsolved(records: Sequence[ProblemRecord], problems: Sequence[Problem], methods: Sequence[str]) -> str:
+    """One line per domain and method with unsolved runs: how they ended, and where the runs
+    recorded their progress, how many stalled (a limit stopped a policy that had stopped gaining
+    goal literals, not a slow one); empty if every run was solved."""
+    lines = []
+    for domain in dict.fromkeys(p.domain for p in problems):
+        for method in methods:
+            u = unsolved(records, method, domain)
+            if u.runs:
+                lines.append(f"{domain:<12}{method:<14}{sum(u.runs.values()):>9}  "
+                             + ", ".join(_ended(u, outcome) for outcome in u.runs))
+    if not lines:
+        return ""
+    header = ("How the unsolved runs ended (stalled: the most goal literals a run met were first met in "
+              "its first half; steps: the mean of the runs recorded)")
+    return "\n".join([header, f"{'domain':<12}{'method':<14}{'unsolved':>9}  ended", *lines])
+
+
+def _ended(u: Unsolved, outcome: str) -> str:
+    if not u.recorded[outcome]:
+        return f"{outcome} {u.runs[outcome]}"
+    of = "" if u.recorded[outcome] == u.runs[outcome] else f" of {u.recorded[outcome]}"
+    return (f"{outcome} {u.runs[outcome]} ({u.stalled[outcome]}{of} stalled, "
+            f"{u.mean_steps[outcome]:,.0f} steps)")
+
+
 def _cell(c: Coverage, tests: dict[str, int]) -> str:
     if not sum(c.run.values()):
         return "-"
@@ -154,7 +207,7 @@ def _anchors(domain: str) -> str:
 def write_coverage(records: Sequence[ProblemRecord], problems: Sequence[Problem], methods: Sequence[str],
                    limits: str, out: Path, stem: str = "coverage") -> None:
     """out/coverage.csv (one line per domain, method and level, with the level's mean plan
-    length), out/coverage.json (the same with the field's numbers) and out/coverage.png (ours
+    length), out/coverage.json (the same with how the unsolved runs ended and the field's numbers) and out/coverage.png (ours
     against the best competitor, per domain); another `stem` names the files of another table of
     the same folder."""
     domains = list(dict.fromkeys(p.domain for p in problems))
@@ -176,6 +229,9 @@ def write_coverage(records: Sequence[ProblemRecord], problems: Sequence[Problem]
                       "mean_plan_length": c.mean_plan_length, "level_plan_lengths": c.level_plan_lengths,
                       "max_width": c.max_width, "settings": c.settings}
                      for c in table],
+        "unsolved": [{"domain": u.domain, "method": u.method, "runs": u.runs, "recorded": u.recorded,
+                      "stalled": u.stalled, "mean_steps": u.mean_steps}
+                     for u in (unsolved(records, m, d) for d in domains for m in methods) if u.runs],
         "anchors": {d: {"competition": {a.method: a.solved for a in COMPETITION[d]}, "wl_goose": WL_GOOSE[d],
                         "best_reported": BEST_REPORTED[d], "q_paper_percent": Q_PAPER_PERCENT.get(d)}
                     for d in domains if d in COMPETITION},

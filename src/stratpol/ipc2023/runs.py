@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from stratpol.errors import InputError
+from stratpol.evaluation.goal_progress import GoalProgress
 from stratpol.evaluation.policies import RulePolicy
 from stratpol.ipc2023.anchors import LEVELS
 from stratpol.planning import Domain
@@ -86,10 +87,23 @@ class ProblemRecord:
     setting: str
     max_width: int | None = None  # sketch runs: the largest k an IW(k) needed
     mean_width: float | None = None
+    # a policy's unsolved run: steps taken, the goal's fluent literals, the most met in one state and
+    # the first step meeting that many (GoalProgress; none in records before session 65)
+    steps: int | None = None
+    goals: int | None = None
+    goals_met: int | None = None
+    goals_met_at: int | None = None
 
     @property
     def solved(self) -> bool:
         return self.outcome == SOLVED
+
+    @property
+    def progress(self) -> GoalProgress | None:
+        """How far an unsolved policy run got (None: solved, a planner's run, or not recorded)."""
+        if self.steps is None:
+            return None
+        return GoalProgress(self.steps, self.goals, self.goals_met, self.goals_met_at)
 
 
 def published_problems(benchmarks: Path, domains: Sequence[str], levels: Sequence[str] = LEVELS) -> list[Problem]:
@@ -174,7 +188,7 @@ def ipc2023_benchmark(benchmarks: Path, out: Path, domains: Sequence[str], level
     def keep(record: ProblemRecord) -> None:
         append_record(log, record)
         records.append(record)
-        length = f" in {record.plan_length} steps" if record.solved else ""
+        length = f" in {record.plan_length} steps" if record.solved else _progress_text(record.progress)
         progress(f"{record.method} {record.domain}/{record.level}/{record.problem}: {record.outcome}{length}, "
                  f"{record.seconds:.1f} s, {record.peak_mb:.0f} MB ({len(records)}/{len(tasks)})")
 
@@ -204,8 +218,16 @@ def ipc2023_benchmark(benchmarks: Path, out: Path, domains: Sequence[str], level
             keep(ProblemRecord(method, problem.domain, problem.level, problem.path.name, answer["outcome"],
                                answer.get("plan_length"), answer.get("seconds", spent),
                                round(outcome.peak_mb, 1), settings[method, problem.domain],
-                               answer.get("max_width"), answer.get("mean_width")))
+                               answer.get("max_width"), answer.get("mean_width"), answer.get("steps"),
+                               answer.get("goals"), answer.get("goals_met"), answer.get("goals_met_at")))
     return records
+
+
+def _progress_text(progress: GoalProgress | None) -> str:
+    if progress is None:
+        return ""
+    return (f" at step {progress.steps}, {progress.most_met} of {progress.goals} goal literals by step "
+            f"{progress.most_met_at}{' (stalled)' if progress.stalled else ''}")
 
 
 def _parent_made(path: Path) -> Path:
@@ -285,6 +307,7 @@ def _solve(method: str, domain: Domain, problem: Problem, policy: RulePolicy | N
     seconds start at 0), not the validation. A neural model reads the problem with the domain file
     it was trained on (the generator's, the same domain)."""
     from stratpol.evaluation import run
+    from stratpol.evaluation.goal_progress import goal_progress
     from stratpol.evaluation.runner import CLOCKS, file_step_bound
     from stratpol.planning.fast_downward import run_fast_downward
     from stratpol.planning.plans import write_plan
@@ -312,6 +335,10 @@ def _solve(method: str, domain: Domain, problem: Problem, policy: RulePolicy | N
         if method == "sketch":
             answer.update(max_width=ran.max_width, mean_width=round(ran.mean_width, 4))
     answer["seconds"] = round(clock() - started, 3)
+    if method != "lama-first" and not ran.solved:  # replayed past the seconds, in a few ms
+        reached = goal_progress(instance, ran.plan)
+        answer.update(steps=reached.steps, goals=reached.goals, goals_met=reached.most_met,
+                      goals_met_at=reached.most_met_at)
     if plan is None:
         return answer | {"outcome": outcome}
     write_plan(plan_file, plan)

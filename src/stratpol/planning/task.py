@@ -284,6 +284,16 @@ class Instance:
         true = set(state._mimir.get_fluent_atoms())
         return self._goal_positive <= true and self._goal_negative.isdisjoint(true)
 
+    @property
+    def fluent_goal_count(self) -> int:
+        """How many of the goal's literals are on fluent atoms (the ones a plan can change)."""
+        return len(self._goal_positive) + len(self._goal_negative)
+
+    def fluent_goals_met(self, state: State) -> int:
+        """How many of the goal's fluent literals hold in `state`: a run's progress towards the goal."""
+        true = set(state._mimir.get_fluent_atoms())
+        return len(self._goal_positive & true) + len(self._goal_negative - true)
+
     def successors(self, state: State) -> list[Successor]:
         """All (action, next state, cost) for the actions applicable in `state`."""
         result = []
