@@ -135,6 +135,7 @@ class Unsolved:
 
 
 def unsolved(records: Sequence[ProblemRecord], method: str, domain: str) -> Unsolved:
+    """The unsolved runs of `method` on `domain`, by outcome, the most frequent first."""
     mine = [r for r in records if r.method == method and r.domain == domain and not r.solved]
     outcomes = sorted({r.outcome for r in mine}, key=lambda o: (-sum(r.outcome == o for r in mine), o))
     runs, recorded, stalled, mean_steps = {}, {}, {}, {}
@@ -207,9 +208,9 @@ def _anchors(domain: str) -> str:
 def write_coverage(records: Sequence[ProblemRecord], problems: Sequence[Problem], methods: Sequence[str],
                    limits: str, out: Path, stem: str = "coverage") -> None:
     """out/coverage.csv (one line per domain, method and level, with the level's mean plan
-    length), out/coverage.json (the same with how the unsolved runs ended and the field's numbers) and out/coverage.png (ours
-    against the best competitor, per domain); another `stem` names the files of another table of
-    the same folder."""
+    length), out/coverage.json (the same, how the unsolved runs ended, and the field's numbers) and
+    out/coverage.png (ours against the best competitor, per domain); another `stem` names the files
+    of another table of the same folder."""
     domains = list(dict.fromkeys(p.domain for p in problems))
     table = [coverage(records, method, domain) for domain in domains for method in methods]
     tests = {(p.domain, p.level): 0 for p in problems}
