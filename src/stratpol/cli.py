@@ -387,6 +387,7 @@ def _check(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from stratpol.evaluation import RulePolicy, run
+    from stratpol.evaluation.goal_progress import goal_progress
     from stratpol.evaluation.runner import file_step_bound
     from stratpol.features import Vocabulary
     from stratpol.planning.plans import format_plan, write_plan
@@ -405,7 +406,9 @@ def _run(args: argparse.Namespace) -> int:
     if not outcome.solved:  # the steps it took, as comments: where it went, and no plan file to mistake
         print("".join(f"; {action}\n" for action in outcome.plan), end="")
         steps = f"{outcome.steps} step" + ("" if outcome.steps == 1 else "s")
-        print(f"; {instance.name}: not solved ({outcome.failure.value} after {steps}{width})")
+        reached = goal_progress(instance, outcome.plan)
+        print(f"; {instance.name}: not solved ({outcome.failure.value} after {steps}{width}; "
+              f"{reached.most_met} of {reached.goals} goal literals met, first at step {reached.most_met_at})")
         if args.explain:
             from stratpol.evaluation.explanation import explain_state, format_explanation
             from stratpol.planning.plans import validate_plan
