@@ -73,6 +73,9 @@ def test_scaling_evaluation_stops_at_tau_and_resumes(gripper_policy, tmp_path):
     failed = sum(m.runs - round(m.coverage * m.runs) for m in result.sizes)
     assert failed > 0 and result.failure_counts() == {"step bound": failed}
     assert read_result(tmp_path).failure_counts() == result.failure_counts()
+    # none of them stalled: the policy was still delivering balls when the bound stopped it
+    assert result.stalled_counts() == read_result(tmp_path).stalled_counts() == {"step bound": 0}
+    assert result.describe().splitlines()[-2] == f"failed runs: step bound {failed} (0 stalled)"
     lines = (tmp_path / "runs.jsonl").read_text().splitlines()
     assert read_result(tmp_path).scale == 8
     assert (tmp_path / "scaling.csv").read_text().startswith("size,runs,coverage")

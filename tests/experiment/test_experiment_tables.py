@@ -34,6 +34,9 @@ def test_seeds_are_averaged_and_their_spread_shown():
     cpu = [dataclasses.replace(row, decision_clock="cpu") for row in rows]
     assert "| 15.00 CPU |" in markdown_table(summarise(cpu)[:1])
     assert "| 15.00 (cpu and wall) |" in markdown_table(summarise(cpu[:1] + rows[1:2])[:1])
+    # the runs that had stopped gaining goal literals, where the cells logged them (the second seed's did not)
+    logged = [dataclasses.replace(rows[0], stalled={"step bound": 0, "revisit": 1}), *rows[1:]]
+    assert "| revisit 5 (1 stalled), step bound 3 (0 stalled) |" in markdown_table(summarise(logged)[:1])
     # rows of cells finished before failures were recorded show none of them
     assert "| - | - |" in markdown_table(summarise([_row("rules", 0, 30, 28.0)]))
 

@@ -23,6 +23,7 @@ from pathlib import Path
 from stratpol.atomic import write_csv_atomically, write_text_atomically
 from stratpol.child_process import RunPool
 from stratpol.evaluation.confidence import SequentialInterval
+from stratpol.evaluation.goal_progress import goal_progress
 from stratpol.evaluation.policies import GeneralPolicy
 from stratpol.evaluation.protocol import DRAW_SETTINGS, ScalingSettings
 from stratpol.evaluation.runner import process_cpu_seconds, run, run_together
@@ -46,6 +47,9 @@ class RunRecord:
     seconds: float
     failure: str | None
     cpu_seconds: float | None = None  # the CPU seconds it took (None in logs written before they were kept)
+    # a failed run: whether it had stopped gaining goal literals (GoalProgress.stalled): wandering, not
+    # slow or long-winded (None: solved, or logged before session 65)
+    stalled: bool | None = None
 
     @property
     def cpu_cost(self) -> float:
@@ -70,8 +74,9 @@ def _run_group(policy: GeneralPolicy, domain: Domain, texts: dict[int, str], siz
     cpu, wall = process_cpu_seconds() - cpu_started, sum(outcome.seconds for outcome in outcomes)
     return [RunRecord(size, index, outcome.solved, outcome.steps if outcome.solved else None, outcome.seconds,
                       None if outcome.failure is None else outcome.failure.value,
-                      cpu * outcome.seconds / wall if wall > 0 else cpu / len(outcomes))
-            for index, outcome in zip(texts, outcomes)]
+                      cpu * outcome.seconds / wall if wall > 0 else cpu / len(outcomes),
+                      None if outcome.solved else goal_progress(instance, outcome.plan).stalled)
+            for index, outcome, instance in zip(texts, outcomes, instances)]
 
 
 @dataclass
@@ -83,6 +88,7 @@ class SizeResult:
     mean_plan_length: float | None
     seconds: float
     failures: dict[str, int] = field(default_factory=dict)  # how the failed runs ended: step bound, revisit, ...
+    stalled: dict[str, int] = field(default_factory=dict)  # of those, per kind, the runs logged as stalled
 
 
 @dataclass
@@ -100,6 +106,13 @@ class ScalingResult:
         """How the failed runs of every size evaluated ended: failure kind -> runs."""
         return dict(sum((Counter(measured.failures) for measured in self.sizes), Counter()))
 
+    def stalled_counts(self) -> dict[str, int]:
+        """Of the failed runs of every size, per failure kind, those that had stopped gaining goal literals."""
+        total = Counter()
+        for measured in self.sizes:
+            total.update(measured.stalled)  # update keeps a kind's 0, which a sum of Counters drops
+        return dict(total)
+
     def describe(self) -> str:
         """A row per size (runs, coverage and half-width, mean plan length), how failed runs ended,
         then Scale and SumCov."""
@@ -107,14 +120,17 @@ class ScalingResult:
         for m in self.sizes:
             length = "-" if m.mean_plan_length is None else f"{m.mean_plan_length:.1f}"
             lines.append(f"{m.size:>4}  {m.runs:>4}  {m.coverage:>8.3f}  {m.half_width:.3f}  {length:>11}")
-        failed = describe_failures(self.failure_counts())
+        failed = describe_failures(self.failure_counts(), self.stalled_counts())
         return "\n".join(lines + ([f"failed runs: {failed}"] if failed else [])
                          + [f"Scale {self.scale}, SumCov {self.sum_coverage:.2f}"])
 
 
-def describe_failures(counts: dict[str, int]) -> str:
-    """Failure kinds and their counts, the most frequent first: "step bound 12, revisit 3" ("" for none)."""
-    return ", ".join(f"{failure} {count}" for failure, count in sorted(counts.items(), key=lambda i: (-i[1], i[0])))
+def describe_failures(counts: dict[str, int], stalled: dict[str, int] | None = None) -> str:
+    """Failure kinds and their counts, the most frequent first, with how many of a kind stalled
+    where that was logged: "step bound 12 (3 stalled), revisit 3" ("" for none)."""
+    stalled = stalled or {}
+    return ", ".join(f"{failure} {count}" + (f" ({stalled[failure]} stalled)" if failure in stalled else "")
+                     for failure, count in sorted(counts.items(), key=lambda i: (-i[1], i[0])))
 
 
 
@@ -231,9 +247,12 @@ def _evaluate_size(policy: GeneralPolicy, folder: DomainFolder, size: int, setti
     progress(f"size {size}: {interval.runs} runs, coverage {interval.mean:.2f} +- {interval.half_width:.2f}")
     lengths = [r.plan_length for r in records if r.plan_length is not None]
     failures = dict(Counter(r.failure for r in records if r.failure is not None))
+    logged = [r for r in records if r.stalled is not None]  # a kind logged without a stalled run counts 0
+    stalled = {kind: sum(r.stalled for r in logged if r.failure == kind)
+               for kind in dict.fromkeys(r.failure for r in logged)}
     return SizeResult(size, interval.runs, interval.mean, interval.half_width,
                       sum(lengths) / len(lengths) if lengths else None, time.perf_counter() - started + replayed,
-                      failures), records  # a resumed size keeps the seconds its runs took, not the re-read's
+                      failures, stalled), records  # a resumed size keeps the seconds its runs took, not the re-read's
 
 
 def _take_over_runs(earlier: Path, out: Path, provenance: Provenance, progress: Callable[[str], None]) -> None:

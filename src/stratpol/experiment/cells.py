@@ -67,6 +67,7 @@ class CellRow:
     ipc_mean_plan_length: float | None = None
     ipc_decision_ms: float | None = None
     failures: dict[str, int] | None = None  # how the failed scaling runs ended (None: not recorded)
+    stalled: dict[str, int] | None = None  # of those, per kind, the runs that had stopped gaining goal literals
     artifact: str | None = None
     evaluation: str | None = None
     seconds: float = 0.0  # wall time of this cell (this run; a resumed cell counts only its resumed part)
@@ -243,7 +244,7 @@ def _scaling(config: ExperimentConfig, cell: Cell, policy: GeneralPolicy, row: C
     row.largest_size = result.sizes[-1].size if result.sizes else 0
     row.mean_plan_length, row.decision_ms = result.mean_plan_length, result.decision_ms
     row.decision_clock = settings.budget_clock
-    row.failures = result.failure_counts()
+    row.failures, row.stalled = result.failure_counts(), result.stalled_counts()
 
 
 @dataclass(frozen=True)

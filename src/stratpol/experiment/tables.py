@@ -65,8 +65,14 @@ def summarise(rows: Sequence[CellRow]) -> list[Summary]:
 
 def _failures(rows: Sequence[CellRow]) -> str | None:
     """The failure counts of the rows that recorded them, summed and described."""
-    recorded = [Counter(r.failures) for r in rows if r.failures is not None]
-    return describe_failures(sum(recorded, Counter())) if recorded else None
+    recorded = [r for r in rows if r.failures is not None]
+    if not recorded:
+        return None
+    failures, stalled = Counter(), Counter()
+    for row in recorded:
+        failures.update(row.failures)
+        stalled.update(row.stalled or {})  # update keeps a kind's 0, which a sum of Counters drops
+    return describe_failures(failures, stalled)
 
 
 def _cell(value, digits: int = 1) -> str:
