@@ -47,7 +47,7 @@ def test_on_the_cpu_clock_a_call_is_stopped_by_the_cpu_seconds_it_used():
     outcomes = {o.index: o for o in run_under_limits(_cpu_call, 3, time_limit=0.5, jobs=3, clock="cpu")}
     assert (outcomes[0].ended, outcomes[0].value) == (RETURNED, "slept") and outcomes[0].seconds > 1.5
     assert outcomes[1].ended == TIME_LIMIT and outcomes[1].cpu_seconds >= 0.5  # the kernel's CPU-time limit
-    assert outcomes[2].ended == TIME_LIMIT and outcomes[2].value is None  # it answered past the limit
+    assert (outcomes[2].ended, outcomes[2].value) == (TIME_LIMIT, "spun")  # it answered past the limit
     walled = {o.index: o.ended for o in run_under_limits(_cpu_call, 1, time_limit=0.5)}
     assert walled == {0: TIME_LIMIT}
 

@@ -50,7 +50,9 @@ def wall_clock_limit(time_limit: float, clock: str) -> float:
 @dataclass(frozen=True)
 class LimitedOutcome:
     """How one call ended: RETURNED with its `value`, TIME_LIMIT, MEMORY_LIMIT (a MemoryError
-    in the child), or what else ended it ("error: ...", "killed by signal 6")."""
+    in the child), or what else ended it ("error: ...", "killed by signal 6"). A call that answered
+    past its time limit is TIME_LIMIT with that answer as `value`: not a result, but what it says
+    of how far the call got."""
 
     index: int
     ended: str
@@ -124,7 +126,7 @@ class _Child:
             return LimitedOutcome(self.index, ended, None, seconds, peak_mb, cpu_seconds)
         ended, value = pickle.loads(b"".join(self.answer))
         if ended == RETURNED and (seconds if clock == "wall" else cpu_seconds) > time_limit:
-            ended, value = TIME_LIMIT, None
+            ended = TIME_LIMIT  # its answer stays, for what it says of the call (LimitedOutcome)
         return LimitedOutcome(self.index, ended, value, seconds, peak_mb, cpu_seconds)
 
 

@@ -25,11 +25,12 @@ from stratpol.ipc2023.anchors import LEVELS
 from stratpol.planning import Domain
 from stratpol.provenance import model_hash
 from stratpol.records import append_record, read_records
-from stratpol.resource_limits import RETURNED, run_under_limits
+from stratpol.resource_limits import RETURNED, TIME_LIMIT, run_under_limits
 
 METHODS = ("rules", "sketch", "lama-first")  # the default; trained models add the neural methods
 SKETCH_WIDTH = 2  # as `bench testing` and the GENEX paper's Table 3
 SOLVED = "solved"
+PROGRESS_FIELDS = ("steps", "goals", "goals_met", "goals_met_at")  # ProblemRecord's last, in order
 
 
 @dataclass(frozen=True)
@@ -214,12 +215,14 @@ def ipc2023_benchmark(benchmarks: Path, out: Path, domains: Sequence[str], level
                                         limits.memory_mb, jobs, limits.clock):
             method, problem = group[outcome.index]
             answer = outcome.value if outcome.ended == RETURNED else {"outcome": outcome.ended}
+            if outcome.ended == TIME_LIMIT and outcome.value:  # a run that stopped itself just past the limit
+                answer.update({k: v for k, v in outcome.value.items() if k in PROGRESS_FIELDS})
             spent = outcome.cpu_seconds if limits.clock == "cpu" else outcome.seconds
             keep(ProblemRecord(method, problem.domain, problem.level, problem.path.name, answer["outcome"],
                                answer.get("plan_length"), answer.get("seconds", spent),
                                round(outcome.peak_mb, 1), settings[method, problem.domain],
-                               answer.get("max_width"), answer.get("mean_width"), answer.get("steps"),
-                               answer.get("goals"), answer.get("goals_met"), answer.get("goals_met_at")))
+                               answer.get("max_width"), answer.get("mean_width"),
+                               *(answer.get(name) for name in PROGRESS_FIELDS)))
     return records
 
 
@@ -337,8 +340,7 @@ def _solve(method: str, domain: Domain, problem: Problem, policy: RulePolicy | N
     answer["seconds"] = round(clock() - started, 3)
     if method != "lama-first" and not ran.solved:  # replayed past the seconds, in a few ms
         reached = goal_progress(instance, ran.plan)
-        answer.update(steps=reached.steps, goals=reached.goals, goals_met=reached.most_met,
-                      goals_met_at=reached.most_met_at)
+        answer.update(zip(PROGRESS_FIELDS, (reached.steps, reached.goals, reached.most_met, reached.most_met_at)))
     if plan is None:
         return answer | {"outcome": outcome}
     write_plan(plan_file, plan)
