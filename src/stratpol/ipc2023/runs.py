@@ -327,6 +327,7 @@ def _solve(method: str, domain: Domain, problem: Problem, policy: RulePolicy | N
         instance = domain.load_instance(problem.path)
     remaining = max(1.0, seconds - (clock() - started))
     answer: dict = {}
+    steps_taken = None  # a policy's steps where it did not solve: how far it got is recorded
     if method == "lama-first":
         result = run_fast_downward(instance, "lama-first", time_limit=remaining, memory_limit_mb=limits.memory_mb,
                                    planner="lama-first", clock=limits.clock)
@@ -337,9 +338,10 @@ def _solve(method: str, domain: Domain, problem: Problem, policy: RulePolicy | N
         plan, outcome = (ran.plan if ran.solved else None), (SOLVED if ran.solved else ran.failure.value)
         if method == "sketch":
             answer.update(max_width=ran.max_width, mean_width=round(ran.mean_width, 4))
+        steps_taken = None if ran.solved else ran.plan
     answer["seconds"] = round(clock() - started, 3)
-    if method != "lama-first" and not ran.solved:  # replayed past the seconds, in a few ms
-        reached = goal_progress(instance, ran.plan)
+    if steps_taken is not None:  # replayed past the seconds, in a few ms
+        reached = goal_progress(instance, steps_taken)
         answer.update(zip(PROGRESS_FIELDS, (reached.steps, reached.goals, reached.most_met, reached.most_met_at)))
     if plan is None:
         return answer | {"outcome": outcome}
