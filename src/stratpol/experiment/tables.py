@@ -12,6 +12,7 @@ from statistics import mean
 from stratpol.atomic import write_csv_atomically, write_text_atomically
 from stratpol.evaluation.scaling import describe_failures
 from stratpol.experiment.cells import CellRow
+from stratpol.experiment.claims import compare, markdown_claims, sum_coverage_errors
 from stratpol.experiment.published import published
 
 
@@ -128,15 +129,18 @@ def _csv_value(value) -> str:
 def write_tables(rows: Sequence[CellRow], out: Path, title: str = "", plots: bool = True,
                  unfinished: Sequence[str] = ()) -> list[Path]:
     """cells.csv (every cell), summary.csv / summary.json / summary.md (per domain and method), and plots;
-    `unfinished` (a line per cell of the grid not in `rows`: where it stands) below summary.md's table."""
+    summary.md has below its table the cells of the grid not in `rows` (`unfinished`: a line each, where
+    it stands) and the claims the grid tests (`stratpol.experiment.claims`)."""
     summaries = summarise(rows)
+    claims = markdown_claims(compare(summaries, sum_coverage_errors(rows, out)))
     write_csv_atomically(out / "cells.csv", _csv_rows(rows, CellRow))
     write_csv_atomically(out / "summary.csv", _csv_rows(summaries, Summary))
     missing = f"\nCells not finished ({len(unfinished)}):\n\n" + "".join(f"- {line}\n" for line in unfinished) \
         if unfinished else ""
     texts = {
         out / "summary.json": json.dumps([asdict(s) for s in summaries], indent=1) + "\n",
-        out / "summary.md": (f"# {title}\n\n" if title else "") + markdown_table(summaries) + missing,
+        out / "summary.md": (f"# {title}\n\n" if title else "") + markdown_table(summaries) + missing
+        + (f"\n{claims}" if claims else ""),
     }
     for path, text in texts.items():
         write_text_atomically(path, text)
