@@ -3,9 +3,10 @@ method, regularised Q above V and above vanilla Q (the Q-value paper), dynamic v
 fixed-set validation (the scaling paper).
 
 Each claim compares two methods' SumCov on one domain. A difference counts only where it passes two
-standard errors of the difference (about 95%): the error of one cell's SumCov adds up the binomial
-variance of each size's coverage, that of several seeds' mean is the spread of the seeds. Where
-that margin covers the difference, the two are level.
+standard errors of the difference: the error of one cell's SumCov adds up the binomial variance of
+each size's coverage (about 95% then), that of several seeds' mean is the spread of the seeds (a
+rougher margin with as few seeds as the grids have). Where the margin covers the difference, the
+two are level.
 """
 
 from __future__ import annotations
