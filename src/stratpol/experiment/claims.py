@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from statistics import stdev
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from stratpol.experiment.cells import CellRow
 from stratpol.experiment.published import published
@@ -59,6 +59,18 @@ CLAIMS = (
 )
 
 
+class PaperScores(NamedTuple):
+    """The paper's SumCov of the best of a claim's methods and of what it is held against."""
+
+    method: str
+    sum_coverage: float
+    against: str
+    against_sum_coverage: float
+
+    def describe(self) -> str:
+        return f"{self.method} {self.sum_coverage:g} against {self.against_sum_coverage:g}"
+
+
 @dataclass
 class Comparison:
     """One claim on one domain: ours, with the margin sampling allows, and the paper's where it has one."""
@@ -71,7 +83,7 @@ class Comparison:
     against_sum_coverage: float
     margin: float | None  # two standard errors of the difference (None: a cell's runs are not here)
     verdict: str  # "above", "level" or "below"
-    paper: tuple[str, float, str, float] | None = None  # the paper's (method, SumCov, against, SumCov)
+    paper: PaperScores | None = None  # where the claim's paper reports both
 
     @property
     def difference(self) -> float:
@@ -81,7 +93,7 @@ class Comparison:
     def paper_verdict(self) -> str | None:
         if self.paper is None:
             return None
-        return _verdict(self.paper[1] - self.paper[3], 0.0)
+        return _verdict(self.paper.sum_coverage - self.paper.against_sum_coverage, 0.0)
 
 
 def _verdict(difference: float, margin: float) -> str:
@@ -140,7 +152,7 @@ def compare(summaries: Sequence[Summary], errors: dict[tuple[str, str], float]) 
     return comparisons
 
 
-def _published(claim: Claim, domain: str, against: str) -> tuple[str, float, str, float] | None:
+def _published(claim: Claim, domain: str, against: str) -> PaperScores | None:
     """The paper's best of the claim's methods and its `against`, where the paper reports both."""
     if claim.paper is None:
         return None
@@ -149,7 +161,7 @@ def _published(claim: Claim, domain: str, against: str) -> tuple[str, float, str
     best = max((name for name in claim.methods if name in scores), key=scores.get, default=None)
     if best is None or against not in scores:
         return None
-    return best, scores[best], against, scores[against]
+    return PaperScores(best, scores[best], against, scores[against])
 
 
 def markdown_claims(comparisons: Sequence[Comparison]) -> str:
@@ -168,8 +180,7 @@ def markdown_claims(comparisons: Sequence[Comparison]) -> str:
             line = (f"| {c.domain} | {c.method} {c.sum_coverage:.2f} | {c.against} {c.against_sum_coverage:.2f} | "
                     f"{c.difference:+.2f}{margin} | {c.verdict} |")
             if papers:
-                line += " - |" if c.paper is None else \
-                    f" {c.paper_verdict}: {c.paper[0]} {c.paper[1]:g} against {c.paper[3]:g} |"
+                line += " - |" if c.paper is None else f" {c.paper_verdict}: {c.paper.describe()} |"
             lines.append(line)
         held = sum(c.verdict == "above" or (claim.at_or_above and c.verdict == "level") for c in found)
         asked = "at or above" if claim.at_or_above else "above"
