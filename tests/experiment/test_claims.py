@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import asdict
 
 import pytest
 
+from stratpol.evaluation.scaling import ScalingResult, SizeResult
 from stratpol.experiment.cells import CellRow
 from stratpol.experiment.claims import compare, markdown_claims, sum_coverage_error, sum_coverage_errors
 from stratpol.experiment.tables import summarise, write_tables
@@ -16,8 +18,8 @@ def _row(domain: str, method: str, sum_coverage: float, seed: int = 0, **more) -
     return CellRow(domain, method, seed, "f", "ok", scale=int(sum_coverage), sum_coverage=sum_coverage, **more)
 
 
-def _sizes(*measured: tuple[int, int, float]) -> list[dict]:
-    return [{"size": size, "runs": runs, "coverage": coverage} for size, runs, coverage in measured]
+def _sizes(*measured: tuple[int, int, float]) -> list[SizeResult]:
+    return [SizeResult(size, runs, coverage, 0.0, None, 0.0) for size, runs, coverage in measured]
 
 
 def test_the_error_of_sumcov_adds_each_sizes_binomial_variance_up_to_scale():
@@ -32,7 +34,8 @@ def test_the_error_of_sumcov_adds_each_sizes_binomial_variance_up_to_scale():
 def test_errors_come_from_the_seeds_spread_or_the_one_evaluation(tmp_path):
     folder = tmp_path / "evaluations" / "ferry.rules"
     folder.mkdir(parents=True)
-    (folder / "scaling.json").write_text(json.dumps({"scale": 1, "sizes": _sizes((1, 10, 1.0), (2, 10, 0.0))}))
+    result = ScalingResult("rules", "ferry", _sizes((1, 10, 1.0), (2, 10, 0.0)), scale=1)
+    (folder / "scaling.json").write_text(json.dumps(asdict(result)))
     rows = [_row("ferry", "rules", 1.0, evaluation="evaluations/ferry.rules"),
             _row("ferry", "gnn-v", 30.0, seed=0), _row("ferry", "gnn-v", 20.0, seed=1),
             _row("ferry", "gnn-q", 5.0)]  # its evaluation folder is not here

@@ -11,7 +11,6 @@ two are level.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -19,6 +18,7 @@ from pathlib import Path
 from statistics import stdev
 from typing import TYPE_CHECKING, NamedTuple
 
+from stratpol.evaluation.scaling import SizeResult, read_result
 from stratpol.experiment.cells import CellRow
 from stratpol.experiment.published import published
 from stratpol.methods import MethodKind, method
@@ -100,16 +100,16 @@ def _verdict(difference: float, margin: float) -> str:
     return "above" if difference > margin else "below" if difference < -margin else "level"
 
 
-def sum_coverage_error(sizes: Sequence[dict], scale: int) -> float:
+def sum_coverage_error(sizes: Sequence[SizeResult], scale: int) -> float:
     """The standard error of SumCov: each size's coverage up to `scale` is a binomial proportion over
     its runs, its variance taken at the Agresti-Coull estimate, so that a size all solved (or none)
     still counts its few runs' uncertainty."""
     variance = 0.0
     for measured in sizes:
-        if measured["size"] > scale or measured["runs"] == 0:
+        if measured.size > scale or measured.runs == 0:
             continue
-        runs = measured["runs"] + 4
-        p = (round(measured["coverage"] * measured["runs"]) + 2) / runs
+        runs = measured.runs + 4
+        p = (round(measured.coverage * measured.runs) + 2) / runs
         variance += p * (1 - p) / runs
     return math.sqrt(variance)
 
@@ -125,8 +125,8 @@ def sum_coverage_errors(rows: Sequence[CellRow], out: Path) -> dict[tuple[str, s
         if len(group) > 1:
             errors[key] = stdev(r.sum_coverage for r in group) / math.sqrt(len(group))
         elif group[0].evaluation is not None and (out / group[0].evaluation / "scaling.json").is_file():
-            result = json.loads((out / group[0].evaluation / "scaling.json").read_text())
-            errors[key] = sum_coverage_error(result["sizes"], result["scale"])
+            result = read_result(out / group[0].evaluation)
+            errors[key] = sum_coverage_error(result.sizes, result.scale)
         elif group[0].status != "ok":
             errors[key] = 0.0  # no policy: SumCov 0 for certain
     return errors
@@ -183,10 +183,12 @@ def markdown_claims(comparisons: Sequence[Comparison]) -> str:
                 line += " - |" if c.paper is None else f" {c.paper_verdict}: {c.paper.describe()} |"
             lines.append(line)
         held = sum(c.verdict == "above" or (claim.at_or_above and c.verdict == "level") for c in found)
-        asked = "at or above" if claim.at_or_above else "above"
-        lines += ["", f"{asked.capitalize()} on {held} of {len(found)} domains"
-                  + (f" (the {claim.paper}: {sum(c.paper_verdict == 'above' for c in found if c.paper)} above "
-                     f"of the {sum(1 for c in found if c.paper)} it reports)" if papers else "") + "."]
+        tally = f"{'At or above' if claim.at_or_above else 'Above'} on {held} of {len(found)} domains"
+        if papers:
+            reported = [c for c in found if c.paper]
+            above = sum(c.paper_verdict == "above" for c in reported)
+            tally += f" (the {claim.paper}: {above} above of the {len(reported)} it reports)"
+        lines += ["", tally + "."]
         parts.append("\n".join(lines) + "\n")
     if not parts:
         return ""
