@@ -22,11 +22,11 @@ from pathlib import Path
 
 import torch
 
-from stratpol.neural.data import teacher_data
+from neural.data import teacher_data
 from stratpol.method_settings import WLTraining
-from stratpol.neural.wl import load_decoder, train_wl
-from stratpol.neural.wl.splits import PAPER_SETTINGS, evaluate_split, split_instances
-from stratpol.neural.wl.train import default_cache_dir
+from neural.wl import load_decoder, train_wl
+from neural.wl.splits import PAPER_SETTINGS, evaluate_split, split_instances
+from neural.wl.train import default_cache_dir
 
 ROOT = Path(__file__).resolve().parent / "results" / "wl"
 CONFIGS = [("lstm", "state"), ("lstm", "delta"), ("xgb", "state"), ("xgb", "delta")]

@@ -45,8 +45,8 @@ def wl_teacher_cache(tmp_path_factory):
 def wl_train(wl_teacher_cache):
     """A function: train a gripper model of the given kind and mode into a folder, as the suite's are."""
     from stratpol.method_settings import WLTraining
-    from stratpol.neural.wl import train_wl
-    from stratpol.neural.wl.splits import Split
+    from neural.wl import train_wl
+    from neural.wl.splits import Split
 
     def train(model: str, mode: str, out):
         settings = WLTraining(model, mode, per_size=1, epochs=None if model == "xgb" else 40)

@@ -417,7 +417,7 @@ def test_learn_takes_problem_files_as_well_as_folders(tmp_path):
 
 
 def test_a_child_killed_for_memory_is_one_line_not_a_traceback(tmp_path, monkeypatch, capsys):
-    from stratpol.child_process import ChildDied
+    from stratpol.processes.limits import ChildDied
     from stratpol.cli import main
     from stratpol.learning import training_pool
 

@@ -81,6 +81,6 @@ def test_the_command_line_and_the_grid_load_no_neural_library():
 
     code = ("import sys; from stratpol.cli import build_parser; build_parser(); "
             "import stratpol.experiment.grid, stratpol.learning.wrapper, stratpol.methods; "
-            "print(sorted(m for m in ('torch', 'wlplan', 'xgboost', 'stratpol.neural') if m in sys.modules))")
+            "print(sorted(m for m in ('torch', 'wlplan', 'xgboost', 'neural') if m in sys.modules))")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert run.stdout.strip() == "[]", run.stderr

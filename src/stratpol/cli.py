@@ -12,11 +12,11 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from stratpol import __version__
-from stratpol.child_process import ChildDied
+from stratpol.processes.limits import ChildDied
 from stratpol.errors import InputError
 from stratpol.parameters import at_least, option_type, positive, within
 from stratpol.progress import Progress
-from stratpol.resource_limits import TIME_LIMIT_CLOCKS
+from stratpol.processes.limits import TIME_LIMIT_CLOCKS
 
 if TYPE_CHECKING:
     from stratpol.experiment import ExperimentConfig
@@ -184,7 +184,7 @@ def _verdicts(args: argparse.Namespace, domain, evaluator, progress: Progress) -
     """Per instance file of `args`, in order: solved, the verdict's line and its JSON; with
     --jobs J > 1, J files are verified at once in forked processes; with --distinct-instances, a
     file that is a renaming of an earlier one gets that one's verdict."""
-    from stratpol.child_process import can_fork_here, in_forked_workers
+    from stratpol.processes.workers import can_fork_here, in_forked_workers
     from stratpol.planning.isomorphism import first_renamings
     from stratpol.progress import finish_status, report_status
 
@@ -510,8 +510,8 @@ def _train_gnn(args: argparse.Namespace) -> int:
     from stratpol.cache import cache_root
     from stratpol.generation import domain_folder
     from stratpol.method_settings import GNNTraining
-    from stratpol.neural.policies import pick_device, set_cpu_threads
-    from stratpol.neural.train import train_on_generated
+    from neural.policies import pick_device, set_cpu_threads
+    from neural.train import train_on_generated
     from stratpol.parameters import from_options
 
     folder = domain_folder(args.domain)
@@ -531,8 +531,8 @@ def _train_wl(args: argparse.Namespace) -> int:
 
     from stratpol.generation import domain_folder
     from stratpol.method_settings import WLTraining
-    from stratpol.neural.wl import train_wl
-    from stratpol.neural.wl.splits import Split
+    from neural.wl import train_wl
+    from neural.wl.splits import Split
     from stratpol.parameters import from_options
 
     folder = domain_folder(args.domain)
@@ -591,7 +591,7 @@ def _experiment(args: argparse.Namespace) -> int:
         print(f"{len(finished_rows(config))} of {len(cells(config))} cells finished; tables and plots in {config.out}")
         return 0
     if config.gnn.training.device != "cpu":  # no CUDA here: one line now, not a failed training per cell
-        from stratpol.neural.policies import pick_device
+        from neural.policies import pick_device
 
         pick_device(config.gnn.training.device)
     try:
@@ -664,8 +664,8 @@ def _bench_suite(args: argparse.Namespace, progress: Progress) -> int:
         print(bench.render_planning_benchmark(bench.planning_benchmark(time_limit, progress)))
         return 0
     if args.suite == "neural":
-        from stratpol.neural.policies import set_cpu_threads
-        from stratpol.neural.timing import decision_times, render_decision_times
+        from neural.policies import set_cpu_threads
+        from neural.timing import decision_times, render_decision_times
 
         set_cpu_threads(args.threads)
         for name in args.domains or ["blocksworld", "gripper", "logistics"]:

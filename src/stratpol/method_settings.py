@@ -1,4 +1,4 @@
-"""How the neural methods are trained, declared once, outside `stratpol.neural`: the command line
+"""How the neural methods are trained, declared once, outside `neural`: the command line
 and experiment grids read these settings without importing the neural add-ons (no torch, no
 wlplan), as the layering asks.
 
@@ -10,9 +10,22 @@ wlplan), as the layering asks.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
-from stratpol.methods import GNN_VALUES, WL_MODELS, WL_MODES
 from stratpol.parameters import at_least, parameter, positive, validate, within
+
+GNN_VALUES = ("v", "q", "q-exp", "q-heu")  # V*, vanilla Q, Q with the explicit or the heuristic regulariser
+FIXED_SELECTIONS = ("fixed-loss", "fixed-coverage")  # checkpoints selected on a fixed validation set
+WL_MODELS = ("xgb", "lstm")
+WL_MODES = ("state", "delta")
+SELECTED = "selected-by"  # the subfolder of a GNN model folder with one checkpoint per fixed-set criterion
+
+
+def selected_checkpoint(model: Path, criterion: str) -> Path:
+    """The folder of the checkpoint `criterion` selected in the GNN model folder `model` ("dynamic":
+    `model` itself)."""
+    return Path(model) if criterion == "dynamic" else Path(model) / SELECTED / criterion
+
 
 TEACHERS = ("fd-opt", "astar-lmcut")  # optimal planners: the labels are costs to go
 

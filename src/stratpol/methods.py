@@ -4,7 +4,7 @@ training run as `gnn-<value>`, whose checkpoint dynamic validation selects.
 
 One registry: a name gives the method's kind, how an experiment trains it into a folder, and how
 that folder (or, for a planner, nothing) becomes a policy. The neural entries import
-`stratpol.neural` only when they are called, so `stratpol learn` never loads torch.
+`neural` only when they are called, so `stratpol learn` never loads torch.
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from stratpol.errors import InputError
+from stratpol.method_settings import FIXED_SELECTIONS, GNN_VALUES, WL_MODELS, WL_MODES, selected_checkpoint
+from stratpol.parameters import size_range
 
 if TYPE_CHECKING:
     from stratpol.evaluation.policies import GeneralPolicy
@@ -32,11 +34,6 @@ class MethodKind(enum.Enum):
     PLANNER = "planner"  # a planner followed as a policy (the baseline)
 
 
-GNN_VALUES = ("v", "q", "q-exp", "q-heu")  # V*, vanilla Q, Q with the explicit or the heuristic regulariser
-FIXED_SELECTIONS = ("fixed-loss", "fixed-coverage")  # checkpoints selected on a fixed validation set
-GNN_SELECTIONS = ("dynamic", *FIXED_SELECTIONS)  # checkpoint selection; gnn-<value> is "dynamic"
-WL_MODELS = ("xgb", "lstm")
-WL_MODES = ("state", "delta")
 PLANNERS = ("lama-first",)
 
 Report = Callable[[str], None]
@@ -44,15 +41,6 @@ Report = Callable[[str], None]
 Trainer = Callable[["ExperimentConfig", str, int, Path, Report], None]
 # load(config, domain, seed, folder): the policy, named after the method by the caller
 Loader = Callable[["ExperimentConfig", str, int, "Path | None"], "GeneralPolicy"]
-
-
-SELECTED = "selected-by"  # the subfolder of a GNN model folder with one checkpoint per fixed-set criterion
-
-
-def selected_checkpoint(model: Path, criterion: str) -> Path:
-    """The folder of the checkpoint `criterion` selected in the GNN model folder `model` ("dynamic":
-    `model` itself)."""
-    return Path(model) if criterion == "dynamic" else Path(model) / SELECTED / criterion
 
 
 class TrainingFailed(Exception):
@@ -102,14 +90,14 @@ def method_names() -> list[str]:
 
 def load_trained(folder: Path, domain: str) -> GeneralPolicy:
     """A trained neural policy from its folder (a GNN checkpoint or a WL model), checked to be `domain`'s."""
-    from stratpol.neural.policies import is_checkpoint, load_gnn_policy, set_cpu_threads
+    from neural.policies import is_checkpoint, load_gnn_policy, set_cpu_threads
 
     set_cpu_threads(1)  # evaluation parallelises over runs instead
     if is_checkpoint(folder):
         policy = load_gnn_policy(folder)
         trained_on = json.loads((folder / "gnn.json").read_text())["domain"]
     elif (folder / "wl-model.json").is_file():
-        from stratpol.neural.wl import load_wl_policy, read_config
+        from neural.wl import load_wl_policy, read_config
 
         policy = load_wl_policy(folder)
         trained_on = read_config(folder).domain
@@ -162,9 +150,8 @@ def _load_rules(config: ExperimentConfig, domain: str, seed: int, folder: Path |
 
 def _train_gnn(value: str, config: ExperimentConfig, domain: str, seed: int, folder: Path, report: Report) -> None:
     from stratpol.cache import cache_root
-    from stratpol.experiment.config import size_range
-    from stratpol.neural.policies import set_cpu_threads
-    from stratpol.neural.train import train_on_generated
+    from neural.policies import set_cpu_threads
+    from neural.train import train_on_generated
 
     set_cpu_threads(1)
     gnn = config.gnn
@@ -176,7 +163,7 @@ def _train_gnn(value: str, config: ExperimentConfig, domain: str, seed: int, fol
 
 
 def _load_gnn(config: ExperimentConfig, domain: str, seed: int, folder: Path | None) -> GeneralPolicy:
-    from stratpol.neural.policies import is_checkpoint, load_gnn_policy, set_cpu_threads
+    from neural.policies import is_checkpoint, load_gnn_policy, set_cpu_threads
 
     set_cpu_threads(1)
     if not is_checkpoint(folder):
@@ -188,9 +175,8 @@ def _load_gnn(config: ExperimentConfig, domain: str, seed: int, folder: Path | N
 def _train_wl(model: str, mode: str, config: ExperimentConfig, domain: str, seed: int, folder: Path,
               report: Report) -> None:
     from stratpol.cache import cache_root
-    from stratpol.experiment.config import size_range
-    from stratpol.neural.policies import set_cpu_threads
-    from stratpol.neural.wl import train_wl
+    from neural.policies import set_cpu_threads
+    from neural.wl import train_wl
 
     set_cpu_threads(1)
     wl = config.wl
@@ -201,8 +187,8 @@ def _train_wl(model: str, mode: str, config: ExperimentConfig, domain: str, seed
 
 
 def _load_wl(config: ExperimentConfig, domain: str, seed: int, folder: Path | None) -> GeneralPolicy:
-    from stratpol.neural.policies import set_cpu_threads
-    from stratpol.neural.wl import load_wl_policy
+    from neural.policies import set_cpu_threads
+    from neural.wl import load_wl_policy
 
     set_cpu_threads(1)
     return load_wl_policy(folder)

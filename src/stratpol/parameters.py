@@ -152,3 +152,15 @@ def option_type(kind: type, check: Check | None = None) -> Callable[[str], Any]:
         return value
     parse.__name__ = kind.__name__
     return parse
+
+
+def size_range(text: str) -> range:
+    """"N" or "A:B" as the range of sizes N..N or A..B; ValueError, one line, for anything else."""
+    low, _, high = text.partition(":")
+    try:
+        sizes = range(int(low), int(high or low) + 1)
+    except ValueError:
+        raise ValueError(f"not a size or a range A:B: {text!r}") from None
+    if not sizes:
+        raise ValueError(f"empty size range: {text!r}")
+    return sizes

@@ -12,7 +12,7 @@ from stratpol.generation import domain_folder
 from stratpol.planning import Domain
 from stratpol.policy import Change, Feature, Kind, Policy, Rule
 from stratpol.policy.text import read_policy
-from stratpol.resource_limits import TIME_LIMIT_CLOCKS
+from stratpol.processes.limits import TIME_LIMIT_CLOCKS
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 

@@ -7,7 +7,7 @@ import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
-from stratpol.neural.losses import q_loss, regulariser_bounds, value_loss
+from neural.losses import q_loss, regulariser_bounds, value_loss
 
 
 def test_value_loss_is_the_mean_absolute_error():

@@ -11,9 +11,9 @@ from stratpol.errors import InputError
 from stratpol.evaluation import run
 from stratpol.generation import domain_folder
 from stratpol.method_settings import GNNTraining
-from stratpol.neural.data import DEAD_END_VALUE, optimal_trajectory, teacher_data
-from stratpol.neural.policies import CHECKPOINT_FILES, GNNPolicy, load_gnn_policy, pick_device
-from stratpol.neural.train import train_gnn, train_on_generated
+from neural.data import DEAD_END_VALUE, optimal_trajectory, teacher_data
+from neural.policies import CHECKPOINT_FILES, GNNPolicy, load_gnn_policy, pick_device
+from neural.train import train_gnn, train_on_generated
 from stratpol.planning.plans import validate_plan
 from stratpol.provenance import Provenance, claim_folder
 
@@ -100,8 +100,8 @@ def test_checkpoint_round_trip(trained):
 
 def test_a_value_policy_never_revisits(trained):
     # an untrained V model still only moves to states it has not been in
-    from stratpol.neural.encoding import StateEncoder
-    from stratpol.neural.rgnn import RelationalGNN, RGNNConfig
+    from neural.encoding import StateEncoder
+    from neural.rgnn import RelationalGNN, RGNNConfig
 
     encoder = StateEncoder(GRIPPER.domain, actions=False)
     policy = GNNPolicy(RelationalGNN(RGNNConfig(encoder.relations, "value", 8, 2)), encoder)
@@ -148,8 +148,8 @@ def test_a_checkpoint_folder_of_other_settings_is_refused_before_any_work(tmp_pa
 
 def test_one_run_keeps_the_checkpoints_fixed_set_loss_and_coverage_select(tmp_path):
     # the scaling paper's comparison: the same training run, three selection criteria
-    from stratpol.methods import selected_checkpoint
-    from stratpol.neural.selection import fixed_validation_set
+    from stratpol.method_settings import selected_checkpoint
+    from neural.selection import fixed_validation_set
 
     trajectories = teacher_data("gripper", [5, 6], 1, planner_name="astar-lmcut", heuristics=False,
                                 cache_dir=tmp_path / "cache")
@@ -177,7 +177,7 @@ def test_dynamic_validation_ends_once_a_checkpoint_solves_a_window_that_cannot_g
     # a fixed window of two sizes: once a checkpoint solves all of it, a later one could only tie
     # (ties keep the earlier), so the epochs after it are not run, or, where the fixed-set criteria
     # still choose, run without dynamic validation
-    from stratpol.neural.selection import fixed_validation_set
+    from neural.selection import fixed_validation_set
 
     trajectories = teacher_data("gripper", range(5, 10), 1, planner_name="astar-lmcut", heuristics=False,
                                 cache_dir=tmp_path / "cache")

@@ -16,9 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from stratpol.generation import domain_folder
-from stratpol.neural.encoding import StateEncoder, action_relation, goal_relation
-from stratpol.neural.policies import GNNPolicy
-from stratpol.neural.rgnn import (ONE_EXP_MISH_FROM, Mish, RelationalGNN, RGNNConfig, _apply_mlp, _apply_norm,
+from neural.encoding import StateEncoder, action_relation, goal_relation
+from neural.policies import GNNPolicy
+from neural.rgnn import (ONE_EXP_MISH_FROM, Mish, RelationalGNN, RGNNConfig, _apply_mlp, _apply_norm,
                                   _one_exp_mish, _smooth_maximum)
 
 
@@ -149,8 +149,8 @@ def test_a_value_decision_in_chunks_scores_what_one_pass_scores(chunk_nodes, mon
     policy = GNNPolicy(_model(encoder, "value"), encoder)
     with torch.no_grad():
         one_pass = policy.model(encoder.encode([(s.state, ()) for s in successors]))
-    monkeypatch.setattr("stratpol.neural.policies.CHUNK_NODES", chunk_nodes)
-    monkeypatch.setattr("stratpol.neural.policies.MIN_CHUNK_STATES", 1)
+    monkeypatch.setattr("neural.policies.CHUNK_NODES", chunk_nodes)
+    monkeypatch.setattr("neural.policies.MIN_CHUNK_STATES", 1)
     scores = policy.scores(state, successors)
     assert scores.shape == (len(successors),)
     assert torch.allclose(scores, one_pass + 1.0, atol=1e-5)  # blocksworld's actions cost 1
@@ -225,7 +225,7 @@ def test_a_batch_is_the_same_whatever_the_string_hash_seed():
     # states hold their atoms in sets, which iterate by string hash: the encoder sorts them, so that
     # the order of the additions in message passing, and so a training run, repeat exactly
     script = ("from stratpol.generation import domain_folder\n"
-              "from stratpol.neural.encoding import StateEncoder\n"
+              "from neural.encoding import StateEncoder\n"
               "ferry = domain_folder('ferry')\n"
               "instance = ferry.domain.instance_from_text(ferry.generator(cars=4, locations=3, seed=1))\n"
               "batch = StateEncoder(ferry.domain, actions=False).encode([(instance.initial_state, ())])\n"

@@ -14,16 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from stratpol.planning.fast_downward import (
-    LmcutEvaluator,
-    astar_lmcut,
-    is_alias,
-    lama_first,
-    lmcut_evaluator,
-    lmcut_value,
-    merge_and_shrink,
-    run_fast_downward,
-)
+from stratpol.planning.fast_downward import astar_lmcut, is_alias, lama_first, merge_and_shrink, run_fast_downward
+from stratpol.planning.lmcut import LmcutEvaluator, lmcut_evaluator, lmcut_value
 from stratpol.planning.plans import validate_plan
 from stratpol.planning.problem_writer import problem_with_initial_state
 from stratpol.planning.search import SearchStatus, astar, breadth_first

@@ -6,7 +6,7 @@ import pytest
 from helpers import gripper_instance
 
 from stratpol.learning.teacher import Teacher
-from stratpol.neural import data
+from neural import data
 from stratpol.planning.plan_cache import Outcome, PlanCache
 from stratpol.planning.planners import planner
 

@@ -14,7 +14,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from functools import partial
 
-from stratpol.child_process import ChildDied, call_in_child
+from stratpol.processes.limits import ChildDied, call_in_child
 from stratpol.evaluation.policies import RulePolicy
 from stratpol.evaluation.runner import default_step_bound
 from stratpol.planning import Domain

@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, fields
 
 from stratpol.parameters import ParameterError, at_least, parameter, positive, validate, within
 from stratpol.provenance import Provenance
-from stratpol.resource_limits import TIME_LIMIT_CLOCKS
+from stratpol.processes.limits import TIME_LIMIT_CLOCKS
 
 # how a rule policy picks among several compatible successors (evaluation.policies.RulePolicy)
 TIE_BREAKS = ("first", "random", "rule-order")

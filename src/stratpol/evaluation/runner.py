@@ -18,7 +18,7 @@ from stratpol.planning import GroundAction, Instance, State, Successor
 from stratpol.planning.dead_ends import is_dead_end
 from stratpol.planning.plans import validate_plan
 from stratpol.planning.search import SearchStatus, iw_to_target
-from stratpol.resource_limits import require_clock
+from stratpol.processes.limits import require_clock
 
 
 def process_cpu_seconds() -> float:

@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from stratpol.atomic import write_csv_atomically, write_text_atomically
-from stratpol.child_process import RunPool
+from stratpol.processes.workers import RunPool
 from stratpol.evaluation.confidence import SequentialInterval
 from stratpol.evaluation.goal_progress import goal_progress
 from stratpol.evaluation.policies import GeneralPolicy

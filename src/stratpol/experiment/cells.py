@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from stratpol.atomic import write_text_atomically
-from stratpol.child_process import RunPool
+from stratpol.processes.workers import RunPool
 from stratpol.errors import InputError
 from stratpol.evaluation.policies import GeneralPolicy, RulePolicy
 from stratpol.evaluation.protocol import STOP_RULE, ScalingSettings

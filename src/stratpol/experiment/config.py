@@ -368,9 +368,3 @@ def _planner(table: _Reader) -> PlannerConfig:
     config = PlannerConfig(table.positive("time_limit", float, PlannerConfig().time_limit))
     table.finish()
     return config
-
-
-def size_range(text: str) -> range:
-    """"A:B" (checked by the config reader) as a range."""
-    low, _, high = text.partition(":")
-    return range(int(low), int(high or low) + 1)

@@ -282,7 +282,7 @@ def _in_workers(work: Callable[[ExperimentConfig, Cell], T], config: ExperimentC
 def _check_workers_may_start_processes(client, jobs: int) -> None:
     """InputError, before any cell is submitted, when a worker of the cluster is a daemonic process:
     its cells could not start the `jobs` processes of their evaluations (Dask's default)."""
-    from stratpol.child_process import DASK_WORKERS_WITH_CHILDREN
+    from stratpol.processes.workers import DASK_WORKERS_WITH_CHILDREN
 
     daemonic = sorted(address for address, is_daemonic in client.run(_is_daemonic).items() if is_daemonic)
     if daemonic:

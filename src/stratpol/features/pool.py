@@ -21,11 +21,13 @@ import psutil
 from dlplan.generator import generate_features
 
 from stratpol.atomic import write_text_atomically
-from stratpol.child_process import ChildDied, call_in_child, can_fork_here
+from stratpol.processes.limits import ChildDied, call_in_child
+from stratpol.processes.workers import can_fork_here
 from stratpol.errors import InputError
 from stratpol.features.expression import canonical_expression, unparse_expression
 from stratpol.features.grammar import Grammar
 from stratpol.features.own_constructors import DlplanOwnFeature, OwnFeature, uses_own_constructors
+from stratpol.features.table import FeatureTable, prune_equivalent
 from stratpol.features.vocabulary import InstanceBridge, Vocabulary
 from stratpol.planning import State
 from stratpol.planning.quiet import captured_stderr, captured_stdout
@@ -264,7 +266,7 @@ def _generate_on(vocabulary: Vocabulary, generating: Vocabulary, dlplan_states: 
     """One dlplan generation in `generating` (the states are its): its features parsed in
     `vocabulary`, the last complexity level it finished, the limit that cut it.
 
-    Where it can (child_process.can_fork_here), dlplan runs in a child process: a long C++ call holds off
+    Where it can (processes.workers.can_fork_here), dlplan runs in a child process: a long C++ call holds off
     Python's signal handlers until it returns, so only there does Ctrl-C (or `kill`) stop it at
     once, and the child's denotations go back to the system when it ends instead of staying in
     this process's heap. The child sends the features as expressions, parsed here again (about
@@ -311,8 +313,6 @@ def _distinct(features: list[PoolFeature], states: Sequence[tuple[InstanceBridge
               split: list[list[int]]) -> list[PoolFeature]:
     """The first feature of each kind and valuation on all `states` (evaluated part by part, so
     that dlplan's denotations of one part at a time are in memory)."""
-    from stratpol.features.table import FeatureTable, prune_equivalent  # table.py builds on this module
-
     values = np.empty((len(states), len(features)), dtype=np.int32)
     for part in split:
         values[part] = FeatureTable.evaluate(features, [states[i] for i in part]).values

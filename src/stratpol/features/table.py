@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from dlplan.core import DenotationsCaches
 
-from stratpol.features.pool import FeaturePool, PoolFeature
 from stratpol.features.vocabulary import InstanceBridge
+
+if TYPE_CHECKING:  # the pool builds on this module
+    from stratpol.features.pool import FeaturePool, PoolFeature
 from stratpol.planning import State
 
 INFINITY = np.iinfo(np.int32).max  # dlplan's value for an infinite concept distance

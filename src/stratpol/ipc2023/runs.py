@@ -25,7 +25,7 @@ from stratpol.ipc2023.anchors import LEVELS
 from stratpol.planning import Domain
 from stratpol.provenance import model_hash
 from stratpol.records import append_record, read_records
-from stratpol.resource_limits import RETURNED, TIME_LIMIT, run_under_limits
+from stratpol.processes.limits import RETURNED, TIME_LIMIT, run_under_limits
 
 METHODS = ("rules", "sketch", "lama-first")  # the default; trained models add the neural methods
 SKETCH_WIDTH = 2  # as `bench testing` and the GENEX paper's Table 3

@@ -16,7 +16,8 @@ import time
 from pathlib import Path
 
 from stratpol.errors import InputError
-from stratpol.planning.fast_downward import DEFAULT_MEMORY_LIMIT_MB, run_limited
+from stratpol.planning.fast_downward import DEFAULT_MEMORY_LIMIT_MB
+from stratpol.processes.limits import run_command
 from stratpol.planning.plans import follow_plan_text, validate_plan
 from stratpol.planning.problem_writer import problem_with_initial_state
 from stratpol.planning.search import SearchResult, SearchStatus
@@ -48,7 +49,7 @@ def _lapkt(planner: str, options: list[str], instance: Instance, start: State | 
         command = [sys.executable, "-c", _CHILD, options[0], "-d", "domain.pddl", "-p", "problem.pddl",
                    "--plan_file", "plan.ipc", "--log_file", "log", *options[1:]]
         wall = None if time_limit is None else time_limit + _WALL_GRACE_SECONDS
-        finished = run_limited(command, work, wall, memory_limit_mb=DEFAULT_MEMORY_LIMIT_MB)
+        finished = run_command(command, work, wall, memory_limit_mb=DEFAULT_MEMORY_LIMIT_MB)
         if "No module named 'lapkt'" in finished.output:
             raise InputError("the planner needs the lapkt package (pip install lapkt==0.2.1)")
         seconds = time.perf_counter() - started

@@ -10,8 +10,8 @@ import pytest
 from stratpol.errors import InputError
 from stratpol.evaluation.runner import run
 from stratpol.generation import domain_folder
-from stratpol.neural.wl import load_decoder, load_wl_policy, read_config
-from stratpol.neural.wl.decoder import step_cap
+from neural.wl import load_decoder, load_wl_policy, read_config
+from neural.wl.decoder import step_cap
 from stratpol.planning.plans import validate_plan
 from stratpol.provenance import model_hash, path_hash
 

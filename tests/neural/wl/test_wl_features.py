@@ -11,7 +11,7 @@ import numpy as np
 
 from stratpol.generation import domain_folder
 from stratpol.generation.sampling import sample
-from stratpol.neural.wl.features import ColourCounts, WLFeatures
+from neural.wl.features import ColourCounts, WLFeatures
 
 
 def _instance(domain_name: str, size: int, seed: int = 0, renaming: dict[str, str] | None = None):
@@ -93,7 +93,7 @@ import random, sys
 from pathlib import Path
 from stratpol.generation import domain_folder
 from stratpol.generation.sampling import sample
-from stratpol.neural.wl.features import WLFeatures
+from neural.wl.features import WLFeatures
 folder = domain_folder("logistics")
 instance = folder.domain.instance_from_text(sample(folder, 9, random.Random(0)).text)
 states = [instance.initial_state] + [s.state for s in instance.successors(instance.initial_state)]

@@ -5,10 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from stratpol.neural.data import teacher_data
-from stratpol.neural.wl.features import WLFeatures
-from stratpol.neural.wl.models import distances, load_model, new_model, target
-from stratpol.neural.wl.train import embed_trajectories
+from neural.data import teacher_data
+from neural.wl.features import WLFeatures
+from neural.wl.model_choice import load_model, new_model
+from neural.wl.models import distances, target
+from neural.wl.train import embed_trajectories
 
 
 @pytest.fixture(scope="module")

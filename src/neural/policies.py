@@ -20,8 +20,8 @@ import torch
 from stratpol.atomic import atomic_path, write_text_atomically
 from stratpol.errors import InputError
 from stratpol.generation import domain_folder
-from stratpol.neural.encoding import StateEncoder
-from stratpol.neural.rgnn import RelationalGNN, RGNNConfig
+from neural.encoding import StateEncoder
+from neural.rgnn import RelationalGNN, RGNNConfig
 from stratpol.planning import Instance, State, Successor
 from stratpol.provenance import TRAINING_REPORT
 

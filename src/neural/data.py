@@ -20,7 +20,7 @@ from stratpol.errors import InputError
 from stratpol.generation import DomainFolder, domain_folder
 from stratpol.generation.sampling import GeneratedInstance, sample
 from stratpol.planning import GroundAction, Instance, State
-from stratpol.planning.fast_downward import lmcut_evaluator
+from stratpol.planning.lmcut import lmcut_evaluator
 from stratpol.planning.plan_cache import CachedPlan, Outcome, PlanCache
 from stratpol.planning.planners import planner
 from stratpol.planning.plans import validate_plan

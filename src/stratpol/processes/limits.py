@@ -1,5 +1,11 @@
-"""Calls run under a competition's limits: each in a forked child of its own, with a memory limit
-on its address space and a deadline, and its peak memory as the kernel measured it. The deadline
+"""Children under time and memory limits: a call in a forked child (`run_under_limits`,
+`call_in_child`) or a program in a subprocess (`run_command`). A long C++ call (dlplan's generator,
+pymimir's grounding, one step of a huge instance) holds off Python's signal handlers and keeps its
+memory in the heap; in a child, an interrupt or a deadline can kill it, and its memory goes back to
+the system when it ends.
+
+`run_under_limits` runs calls under a competition's limits: each in a forked child of its own, with
+a memory limit on its address space and a deadline, and its peak memory as the kernel measured it. The deadline
 counts wall-clock seconds (the competition's) or the child's CPU seconds, which other work on the
 machine does not eat into (a planner the child starts keeps to its own CPU limit; the child's
 answer counts the planner's seconds too).
@@ -18,6 +24,8 @@ import pickle
 import resource
 import select
 import signal
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -28,10 +36,21 @@ TIME_LIMIT_CLOCKS = ("wall", "cpu")
 RETURNED = "returned"
 TIME_LIMIT = "time limit"
 MEMORY_LIMIT = "memory limit"
+_RAISED = "raised"  # call_in_child's answer: the exception the call raised, to be raised again here
 _KILL_GRACE_SECONDS = 2.0  # past the deadline before the child is killed: it may be writing its answer
 # on the CPU clock, the wall-clock seconds per second of the limit after which a child is killed all
 # the same: one that waits without using CPU (a planner stopped, a pipe) still ends
 WALL_BACKSTOP_FACTOR = 10
+
+
+class ChildDied(RuntimeError):
+    """The child ended without sending a result (killed, as by the system when memory runs out,
+    or crashed inside a library)."""
+
+    def __init__(self, exit_code: int | None, what: str = "the child process") -> None:
+        super().__init__(f"{what} ended without a result (exit code {exit_code}; -9 is a kill, as by the system "
+                         f"when memory runs out)")
+        self.exit_code = exit_code
 
 
 def require_clock(clock: str) -> None:
@@ -131,7 +150,9 @@ class _Child:
 
 
 def _start(function: Callable[[int], Any], index: int, memory_limit_mb: int | None,
-           cpu_limit: float | None) -> _Child:
+           cpu_limit: float | None, raises: bool = False) -> _Child:
+    """Fork a child that answers (how it ended, value) for function(index) through a pipe; with
+    `raises`, an exception comes back whole, to be raised again in the parent."""
     reader, writer = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: never returns into the parent's code
@@ -149,18 +170,38 @@ def _start(function: Callable[[int], Any], index: int, memory_limit_mb: int | No
                 resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # SIGXCPU would dump a core
             try:
                 answer = (RETURNED, function(index))
-            except MemoryError:
-                answer = (MEMORY_LIMIT, None)
-            except Exception as error:  # the child's end, told to the parent in one line
-                answer = (f"error: {type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}", None)
+            except Exception as error:  # the child's end, told to the parent whole or in one line
+                if raises:
+                    answer = (_RAISED, error)
+                else:
+                    answer = (MEMORY_LIMIT, None) if isinstance(error, MemoryError) else (_error_line(error), None)
             with os.fdopen(writer, "wb") as out:
-                out.write(pickle.dumps(answer))
+                out.write(_pickled(answer))
         except BaseException:  # a SIGTERM's SystemExit, or an answer that would not pickle: whatever it
             status = 1  # is, the child ends here and never returns into the parent's loop
         finally:
+            for stream in (sys.stdout, sys.stderr):  # what the call printed, before os._exit drops it
+                try:
+                    stream.flush()
+                except Exception:
+                    pass
             os._exit(status)
     os.close(writer)
     return _Child(index, pid, reader, time.monotonic(), [])
+
+
+def _error_line(error: Exception) -> str:
+    return f"error: {type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
+
+
+def _pickled(answer: tuple[str, Any]) -> bytes:
+    """The answer pickled; an exception that does not pickle goes as a RuntimeError with its line."""
+    try:
+        return pickle.dumps(answer)
+    except Exception:
+        if answer[0] != _RAISED:
+            raise
+        return pickle.dumps((_RAISED, RuntimeError(_error_line(answer[1]))))
 
 
 def _exit_on_term(signum: int, frame: object) -> None:
@@ -186,4 +227,85 @@ def _signal(pid: int, number: int) -> None:
     try:
         os.kill(pid, number)
     except ProcessLookupError:  # ended already; the wait reaps it
+        pass
+
+
+def call_in_child(function: Callable[..., Any], *arguments: Any, timeout: float | None = None,
+                  memory_limit_mb: int | None = None) -> Any:
+    """`function(*arguments)` in a forked child (nothing is pickled on the way in; the result, or
+    the exception it raised, comes back pickled). The child is killed when this process is
+    interrupted; TimeoutError when it has not answered within `timeout` wall-clock seconds, and
+    ChildDied when it ended without an answer."""
+    child = _start(lambda index: function(*arguments), 0, memory_limit_mb, None, raises=True)
+    deadline = None if timeout is None else child.started + timeout
+    killed = True
+    try:
+        while True:
+            wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+            if not select.select([child.pipe], [], [], wait)[0]:
+                raise TimeoutError(f"no answer within {timeout:g} s")
+            chunk = os.read(child.pipe, 1 << 16)
+            if not chunk:
+                break
+            child.answer.append(chunk)
+        killed = False
+    finally:
+        if killed:
+            _stop(child.pid)
+            os.close(child.pipe)
+    status = os.wait4(child.pid, 0)[1]
+    os.close(child.pipe)
+    if not child.answer:
+        raise ChildDied(-os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status))
+    ended, value = pickle.loads(b"".join(child.answer))
+    if ended == _RAISED:
+        raise value
+    return value
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    """How a program run by `run_command` ended: its exit code (None: killed at the wall-clock
+    limit) and its output, stdout and stderr together."""
+
+    code: int | None
+    output: str
+
+
+def run_command(command: list[str], cwd: str, wall_limit: float | None, input_text: str | None = None,
+                memory_limit_mb: int | None = None) -> CommandResult:
+    """Run `command` in its own session; kill its whole process group at the wall limit, on an
+    interrupt or on an error here.
+
+    A memory limit is set on the child with prlimit before it gets its input: unlike a
+    preexec_fn this is safe with threads, and the child reads stdin before allocating anything big.
+    """
+    process = subprocess.Popen(
+        command, cwd=cwd, stdin=subprocess.PIPE if input_text is not None else subprocess.DEVNULL,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
+    )
+    try:
+        if memory_limit_mb is not None:
+            limit = memory_limit_mb * 1024 * 1024
+            try:
+                resource.prlimit(process.pid, resource.RLIMIT_AS, (limit, limit))
+            except ProcessLookupError:  # it exited already; its output says why
+                pass
+        try:
+            output, _ = process.communicate(None if input_text is None else input_text.encode(), timeout=wall_limit)
+        except subprocess.TimeoutExpired:
+            _kill_group(process.pid)
+            output, _ = process.communicate()
+            return CommandResult(None, output.decode(errors="replace"))
+        return CommandResult(process.returncode, output.decode(errors="replace"))
+    finally:
+        if process.poll() is None:
+            _kill_group(process.pid)
+            process.wait()
+
+
+def _kill_group(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except ProcessLookupError:
         pass

@@ -17,9 +17,9 @@ import torch
 from stratpol.generation import domain_folder
 from stratpol.generation.sampling import sample
 from stratpol.generation.size_csp import size_exists
-from stratpol.neural.encoding import StateEncoder
-from stratpol.neural.policies import GNNPolicy, pick_device
-from stratpol.neural.rgnn import RelationalGNN, RGNNConfig
+from neural.encoding import StateEncoder
+from neural.policies import GNNPolicy, pick_device
+from neural.rgnn import RelationalGNN, RGNNConfig
 from stratpol.planning import Instance, State
 
 

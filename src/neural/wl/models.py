@@ -77,28 +77,3 @@ def distances(candidates: np.ndarray, target_vector: np.ndarray, mode: str) -> n
     norms = np.linalg.norm(candidates, axis=1) * np.linalg.norm(target_vector)
     cosine = (candidates @ target_vector) / np.where(norms > 0, norms, 1.0)
     return 1.0 - np.where(norms > 0, cosine, 0.0)
-
-
-def new_model(model: str, mode: str, dimension: int, seed: int = 0, epochs: int | None = None,
-              threads: int = 1, xgb_trees: str = "per-output") -> TransitionModel:
-    """An untrained model; `epochs` is boosting rounds for XGBoost and epochs for the LSTM."""
-    check_choice(model, mode)
-    if model == "xgb":
-        from stratpol.neural.wl.xgb import XGBTransition
-
-        return XGBTransition(mode, dimension, seed=seed, rounds=epochs or 1000, threads=threads, trees=xgb_trees)
-    from stratpol.neural.wl.lstm import LSTMTransition
-
-    return LSTMTransition(mode, dimension, seed=seed, epochs=epochs or 250, threads=threads)
-
-
-def load_model(model: str, mode: str, dimension: int, folder: Path, threads: int = 1) -> TransitionModel:
-    """The model saved in `folder` by `save`."""
-    check_choice(model, mode)
-    if model == "xgb":
-        from stratpol.neural.wl.xgb import XGBTransition
-
-        return XGBTransition.load(folder, mode, dimension, threads=threads)
-    from stratpol.neural.wl.lstm import LSTMTransition
-
-    return LSTMTransition.load(folder, mode, dimension, threads=threads)

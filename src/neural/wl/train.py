@@ -18,12 +18,13 @@ from stratpol.atomic import write_text_atomically
 from stratpol.cache import cache_root
 from stratpol.errors import InputError
 from stratpol.generation import domain_folder
-from stratpol.neural.data import TeacherTrajectory, optimal_trajectory, teacher_data
-from stratpol.neural.wl.features import ColourCounts, WLFeatures
+from neural.data import TeacherTrajectory, optimal_trajectory, teacher_data
+from neural.wl.features import ColourCounts, WLFeatures
 from stratpol.method_settings import WLTraining
-from stratpol.neural.wl.loading import WLModelRecord
-from stratpol.neural.wl.models import EmbeddedTrajectory, FitReport, new_model
-from stratpol.neural.wl.splits import Split, default_setting, split_instances
+from neural.wl.loading import WLModelRecord
+from neural.wl.model_choice import new_model
+from neural.wl.models import EmbeddedTrajectory, FitReport
+from neural.wl.splits import Split, default_setting, split_instances
 from stratpol.provenance import TRAINING_REPORT
 
 

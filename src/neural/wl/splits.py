@@ -18,8 +18,8 @@ from stratpol.errors import InputError
 from stratpol.generation import domain_folder
 from stratpol.generation.sampling import sample
 from stratpol.generation.size_csp import size_exists, smallest_size
-from stratpol.neural.wl.decoder import Decoder
-from stratpol.neural.wl.features import ColourCounts
+from neural.wl.decoder import Decoder
+from neural.wl.features import ColourCounts
 from stratpol.planning import Instance
 from stratpol.planning.plans import validate_plan
 

@@ -21,9 +21,9 @@ import torch
 from stratpol.evaluation.scaling import LARGEST_VALIDATION_SIZE, ValidationResult, dynamic_validation
 from stratpol.generation import DomainFolder
 from stratpol.generation.size_csp import size_exists
-from stratpol.neural.encoding import StateEncoder
-from stratpol.neural.policies import GNNPolicy
-from stratpol.neural.rgnn import RelationalGNN
+from neural.encoding import StateEncoder
+from neural.policies import GNNPolicy
+from neural.rgnn import RelationalGNN
 
 
 @dataclass(frozen=True)

@@ -15,9 +15,10 @@ from stratpol.atomic import write_text_atomically
 from stratpol.errors import InputError
 from stratpol.evaluation.policies import Controller
 from stratpol.generation import domain_folder
-from stratpol.neural.wl.decoder import Decoder, DecodedPlanFollower
-from stratpol.neural.wl.features import WLFeatures
-from stratpol.neural.wl.models import check_choice, load_model
+from neural.wl.decoder import Decoder, DecodedPlanFollower
+from neural.wl.features import WLFeatures
+from neural.wl.model_choice import load_model
+from neural.wl.models import check_choice
 from stratpol.planning import Instance
 
 CONFIG_FILE = "wl-model.json"

@@ -3,7 +3,7 @@
 The scaling paper (seeds/000, Section 4) trains once and, after each epoch, selects by three criteria
 side by side: the loss on a fixed validation set, the coverage on that set, and dynamic validation.
 `train_gnn` does the dynamic one; this module holds the fixed set and its two criteria, whose best
-checkpoints land in `<model>/selected-by/<criterion>/` (`stratpol.methods.selected_checkpoint`).
+checkpoints land in `<model>/selected-by/<criterion>/` (`stratpol.method_settings.selected_checkpoint`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 from stratpol.evaluation import GeneralPolicy, run_together
 from stratpol.generation import domain_folder
 from stratpol.generation.size_csp import size_exists
-from stratpol.neural.data import TeacherTrajectory, teacher_data
+from neural.data import TeacherTrajectory, teacher_data
 
 FIXED_SIZES = 3  # the paper's fixed sets cover the three sizes above the largest training size
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from stratpol.neural.wl.features import ColourCounts, WLFeatures
-from stratpol.neural.wl.models import TransitionModel, distances, target
+from neural.wl.features import ColourCounts, WLFeatures
+from neural.wl.models import TransitionModel, distances, target
 from stratpol.planning import Instance, State, Successor
 
 

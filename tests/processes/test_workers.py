@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from stratpol.child_process import ChildDied, RunPool, call_in_child, in_forked_workers, worker_threads
+from stratpol.processes.limits import ChildDied, call_in_child
+from stratpol.processes.workers import RunPool, in_forked_workers, worker_threads
 from stratpol.errors import InputError
 
 

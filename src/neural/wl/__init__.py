@@ -3,7 +3,7 @@
 Needs the `neural` extra (wlplan, xgboost, torch; torch only for the LSTM).
 """
 
-from stratpol.neural.wl.loading import WLPolicy, load_decoder, load_wl_policy, read_config
-from stratpol.neural.wl.train import WLTrainReport, train_wl
+from neural.wl.loading import WLPolicy, load_decoder, load_wl_policy, read_config
+from neural.wl.train import WLTrainReport, train_wl
 
 __all__ = ["WLPolicy", "WLTrainReport", "load_decoder", "load_wl_policy", "read_config", "train_wl"]

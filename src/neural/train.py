@@ -4,7 +4,7 @@ After every epoch (or every `validate_every`) the model runs as a policy on gene
 larger than the training ones (Algorithm 2 of the validation paper); the checkpoint with the best
 score is kept in the output folder, so an interrupted run leaves its best model behind. Given a fixed
 validation set, the same run also keeps the checkpoints that fixed-set loss and fixed-set coverage
-select (`stratpol.neural.selection`), so the three criteria differ only in the selection.
+select (`neural.selection`), so the three criteria differ only in the selection.
 """
 
 from __future__ import annotations
@@ -23,14 +23,14 @@ from stratpol.errors import InputError
 from stratpol.generation import domain_folder
 from stratpol.generation.size_csp import smallest_size
 from stratpol.method_settings import GNNTraining
-from stratpol.methods import FIXED_SELECTIONS, selected_checkpoint
-from stratpol.neural.checkpoint_selection import CheckpointSelection, cpu_policy
-from stratpol.neural.data import TeacherTrajectory, teacher_data
-from stratpol.neural.encoding import StateEncoder
-from stratpol.neural.losses import q_loss, regulariser_bounds, value_loss
-from stratpol.neural.policies import CHECKPOINT_FILES, pick_device, save_checkpoint
-from stratpol.neural.rgnn import RelationalGNN, RGNNConfig
-from stratpol.neural.selection import FixedScores, fixed_coverage, fixed_validation_set
+from stratpol.method_settings import FIXED_SELECTIONS, selected_checkpoint
+from neural.checkpoint_selection import CheckpointSelection, cpu_policy
+from neural.data import TeacherTrajectory, teacher_data
+from neural.encoding import StateEncoder
+from neural.losses import q_loss, regulariser_bounds, value_loss
+from neural.policies import CHECKPOINT_FILES, pick_device, save_checkpoint
+from neural.rgnn import RelationalGNN, RGNNConfig
+from neural.selection import FixedScores, fixed_coverage, fixed_validation_set
 from stratpol.provenance import TRAINING_REPORT, Provenance, claim_folder
 
 _REGULARISER = {"v": "none", "q": "none", "q-exp": "explicit", "q-heu": "heuristic"}

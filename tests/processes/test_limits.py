@@ -6,7 +6,7 @@ import os
 import signal
 import time
 
-from stratpol.resource_limits import MEMORY_LIMIT, RETURNED, TIME_LIMIT, run_under_limits
+from stratpol.processes.limits import MEMORY_LIMIT, RETURNED, TIME_LIMIT, run_under_limits
 
 
 def _call(index: int):

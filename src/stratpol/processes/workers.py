@@ -1,10 +1,7 @@
-"""Work in child processes. A call in a forked child: long C++ calls (dlplan's generator, one step
-of a huge instance) hold off Python's signal handlers and keep their memory in the heap, so where it
-matters they run in a child that an interrupt or a deadline can kill and whose memory goes back to
-the system when it ends. Workers: numbered calls in forked workers (`in_forked_workers`), and a
-`RunPool` of fresh worker processes for tasks that come one by one, as a scaling evaluation's runs.
-Every worker leaves an interrupt to this process, which stops it, and one that dies without an
-answer is a ChildDied here."""
+"""Worker processes: numbered calls in forked workers (`in_forked_workers`), and a `RunPool` of
+fresh worker processes for tasks that come one by one, as a scaling evaluation's runs. Every worker
+leaves an interrupt to this process, which stops it, and one that dies without an answer is a
+ChildDied here. A single call under limits is `stratpol.processes.limits`' business."""
 
 from __future__ import annotations
 
@@ -23,21 +20,12 @@ from typing import Any, TypeVar
 from joblib.externals.loky.backend import get_context
 
 from stratpol.errors import InputError
+from stratpol.processes.limits import ChildDied
 
 T = TypeVar("T")
 
 # what a Dask worker needs to be started with so that its tasks may start worker processes
 DASK_WORKERS_WITH_CHILDREN = "DASK_DISTRIBUTED__WORKER__DAEMON=False"
-
-
-class ChildDied(RuntimeError):
-    """The child ended without sending a result (killed, as by the system when memory runs out,
-    or crashed inside a library)."""
-
-    def __init__(self, exit_code: int | None, what: str = "the child process") -> None:
-        super().__init__(f"{what} ended without a result (exit code {exit_code}; -9 is a kill, as by the system "
-                         f"when memory runs out)")
-        self.exit_code = exit_code
 
 
 def in_forked_workers(function: Callable[[int], T], count: int, jobs: int) -> Iterator[T]:
@@ -254,38 +242,3 @@ def can_fork_here() -> bool:
     process (a Dask worker's) may not have children."""
     return "fork" in multiprocessing.get_all_start_methods() and not multiprocessing.current_process().daemon \
         and threading.current_thread() is threading.main_thread()
-
-
-def call_in_child(function: Callable[..., Any], *arguments: Any, timeout: float | None = None) -> Any:
-    """`function(*arguments)` in a forked child (nothing is pickled on the way in; the result, or
-    the exception it raised, comes back through a pipe). The child is killed when this process is
-    interrupted, and TimeoutError is raised when it has not answered within `timeout` seconds."""
-    context = multiprocessing.get_context("fork")
-    receiver, sender = context.Pipe(duplex=False)
-    child = context.Process(target=_send, args=(sender, function, arguments), daemon=True)
-    child.start()
-    sender.close()
-    try:
-        if timeout is not None and not receiver.poll(timeout):
-            raise TimeoutError(f"no answer within {timeout:g} s")
-        ok, result = receiver.recv()
-    except EOFError:
-        child.join()
-        raise ChildDied(child.exitcode) from None
-    finally:
-        if child.is_alive():
-            child.kill()
-        child.join()
-        receiver.close()
-    if not ok:
-        raise result
-    return result
-
-
-def _send(sender, function: Callable[..., Any], arguments: tuple) -> None:
-    try:
-        result = (True, function(*arguments))
-    except Exception as error:  # raised again in the parent
-        result = (False, error)
-    sender.send(result)
-    sender.close()

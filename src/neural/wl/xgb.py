@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import xgboost
 
-from stratpol.neural.wl.models import EmbeddedTrajectory, FitReport, targets
+from neural.wl.models import EmbeddedTrajectory, FitReport, targets
 
 WEIGHTS_FILE = "xgb.ubj"
 TREES = {"per-output": "one_output_per_tree", "vector": "multi_output_tree"}

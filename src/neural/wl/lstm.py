@@ -19,7 +19,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from stratpol.neural.wl.models import EmbeddedTrajectory, FitReport, targets
+from neural.wl.models import EmbeddedTrajectory, FitReport, targets
 
 WEIGHTS_FILE = "lstm.pt"
 

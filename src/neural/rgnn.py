@@ -14,7 +14,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from stratpol.neural.encoding import RelationalBatch
+from neural.encoding import RelationalBatch
 
 HEADS = ("value", "q")
 ONE_EXP_MISH_FROM = 4096  # values
