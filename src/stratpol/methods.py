@@ -114,12 +114,8 @@ RULES_POLICY = "policy.txt"  # the learned policy in a rules artifact folder
 
 
 def _train_rules(config: ExperimentConfig, domain: str, seed: int, folder: Path, report: Report) -> None:
-    from stratpol.cache import cache_root
-    from stratpol.features import Vocabulary
-    from stratpol.generation import domain_folder
+    from stratpol.learner import learn
     from stratpol.learning.result import LearningFailure
-    from stratpol.learning.training import default_training_texts
-    from stratpol.learning.wrapper import learn_with_settings
     from stratpol.policy.text import write_policy
 
     saved = config.rules.saved_policy(domain)
@@ -128,11 +124,9 @@ def _train_rules(config: ExperimentConfig, domain: str, seed: int, folder: Path,
 
         write_policy(folder / RULES_POLICY, read_policy(saved))
         return
-    generator = domain_folder(domain)
-    instances = [generator.domain.instance_from_text(t) for t in default_training_texts(generator, seed)]
     try:
-        result = learn_with_settings(instances, Vocabulary(generator.domain), config.rules.learning, cache_root(),
-                                     seed=seed, time_limit=config.rules.time_limit, progress=report)
+        result = learn(domain, None, config.rules.learning, seed=seed, time_limit=config.rules.time_limit,
+                       progress=report)
     except LearningFailure as failure:
         raise TrainingFailed(str(failure).splitlines()[0]) from None
     write_policy(folder / RULES_POLICY, result.policy)

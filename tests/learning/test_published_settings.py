@@ -229,7 +229,7 @@ def test_lapkt_plans_validate_from_any_state(name):
 
 @needs_gp2024
 def test_each_domain_is_tested_on_its_own_published_test_set():
-    from stratpol.bench import _test_files
+    from stratpol.bench.paper_sets import test_files as _test_files
 
     # spanner has no testing folder: its several-nut tests lie in spanner-1nut's, which are not
     # the one-nut domain's test set
@@ -262,7 +262,8 @@ def test_the_published_childsnack_pool_comes_from_its_ten_gluten_free_files(tmp_
 
 
 def test_a_table_2_domain_prints_the_papers_failure_under_our_row():
-    from stratpol.bench import TABLE2, LearningRow, render_learning_benchmark
+    from stratpol.bench.learning import LearningRow, render_learning_benchmark
+    from stratpol.bench.published import TABLE2
     from stratpol.learning.result import LearningStatistics
 
     assert len(TABLE2) == 14 and sum(row.reason == "Timeout" for row in TABLE2.values()) == 3

@@ -1,5 +1,5 @@
 """Domains and their instance generators."""
 
-from stratpol.generation.registry import DomainFolder, domain_folder, domain_names
+from stratpol.generation.registry import DomainFolder, domain_folder, domain_names, find_domain
 
-__all__ = ["DomainFolder", "domain_folder", "domain_names"]
+__all__ = ["DomainFolder", "domain_folder", "domain_names", "find_domain"]

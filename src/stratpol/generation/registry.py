@@ -88,5 +88,13 @@ def domain_folder(name: str) -> DomainFolder:
 
 
 @functools.lru_cache(maxsize=None)
+def find_domain(domain: str | Path | Domain) -> Domain:
+    """A domain by registry name, by the path of its PDDL file, or as it is."""
+    if isinstance(domain, Domain):
+        return domain
+    text = str(domain)
+    return Domain(text) if text.endswith(".pddl") or Path(text).is_file() else domain_folder(text).domain
+
+
 def _folder(name: str, path: Path) -> DomainFolder:
     return DomainFolder(name, path)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from stratpol.features import PoolGeneration
 from stratpol.policy import Policy
 from stratpol.policy.text import format_policy, format_rule
-from stratpol.termination import lowest_stratification
+from stratpol.termination import StratificationResult, lowest_stratification
 from stratpol.verification import Verification
 
 
@@ -76,10 +76,17 @@ class LearningStatistics:
 
 @dataclass(frozen=True)
 class WrapperResult:
+    """The learned policy, its termination certificate (the smallest k up to 2), the statistics, and
+    its verification on every training instance."""
+
     policy: Policy
     statistics: LearningStatistics
     verifications: tuple[Verification, ...]
     order: tuple[str, ...]  # training instances in WRAPPER's order (by teacher plan length)
+    certificate: StratificationResult = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "certificate", lowest_stratification(self.policy))
 
     def to_json(self) -> dict:
         """The policy (readable text, features, rules), its termination certificate, the statistics."""
@@ -87,6 +94,6 @@ class WrapperResult:
                 "features": [{"name": f.name, "kind": f.kind.value, "description": f.description}
                              for f in self.policy.features],
                 "rules": [format_rule(self.policy, rule) for rule in self.policy.rules],
-                "termination": lowest_stratification(self.policy).describe(),
+                "termination": self.certificate.describe(),
                 "statistics": dataclasses.asdict(self.statistics),
                 "verifications": [v.to_json() for v in self.verifications], "order": list(self.order)}

@@ -16,14 +16,14 @@ from stratpol.features.grammar import load_grammar
 from stratpol.features.kind import Kind
 from stratpol.features.pool import parse_feature
 from stratpol.generation import domain_folder
-from stratpol.ipc2023.anchors import LEVELS
-from stratpol.ipc2023.report import render_coverage
-from stratpol.ipc2023.runs import Limits, Problem, ProblemRecord, ipc2023_benchmark, published_problems, validated
+from stratpol.bench.ipc2023.anchors import LEVELS
+from stratpol.bench.ipc2023.report import render_coverage
+from stratpol.bench.ipc2023.runs import Limits, Problem, ProblemRecord, ipc2023_benchmark, published_problems, validated
 from stratpol.planning import Domain
 from stratpol.planning.plans import read_plan
 from stratpol.records import read_records
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 IPC2023 = ROOT.parent / "shared" / "benchmarks" / "ipc2023"
 
 
@@ -213,7 +213,7 @@ def test_a_run_on_part_of_the_track_keeps_the_recorded_rest_in_the_files(benchma
 
 
 def test_plan_lengths_are_compared_on_the_problems_both_solve():
-    from stratpol.ipc2023.report import common_plan_lengths
+    from stratpol.bench.ipc2023.report import common_plan_lengths
 
     def record(method: str, level: str, length: int | None) -> ProblemRecord:
         return ProblemRecord(method, "ferry", level, "p01.pddl", "solved" if length else "time limit", length, 1.0,
@@ -226,7 +226,7 @@ def test_plan_lengths_are_compared_on_the_problems_both_solve():
 
 
 def test_the_csv_gives_each_level_the_mean_plan_length_of_its_own_solved_problems(tmp_path):
-    from stratpol.ipc2023.report import write_coverage
+    from stratpol.bench.ipc2023.report import write_coverage
 
     records = [ProblemRecord("rules", "ferry", "easy", "p01.pddl", "solved", 10, 1.0, 1.0, "s"),
                ProblemRecord("rules", "ferry", "easy", "p02.pddl", "solved", 20, 1.0, 1.0, "s"),
@@ -375,7 +375,7 @@ def test_learn_takes_the_ipc_blocksworld_entry_and_its_policy_stacks_35_blocks(t
 
 
 def test_neural_runs_stand_beside_the_q_value_papers_table_4():
-    from stratpol.ipc2023.report import render_q_paper
+    from stratpol.bench.ipc2023.report import render_q_paper
 
     records = [ProblemRecord("gnn-q-heu", "ferry", "easy", "p01.pddl", "solved", 20, 1.0, 10.0, "s"),
                ProblemRecord("gnn-q-heu", "ferry", "easy", "p02.pddl", "no successor", None, 1.0, 10.0, "s")]
@@ -387,7 +387,7 @@ def test_neural_runs_stand_beside_the_q_value_papers_table_4():
 
 
 def test_the_unsolved_runs_say_how_they_ended_and_how_many_stalled(tmp_path):
-    from stratpol.ipc2023.report import render_unsolved, write_coverage
+    from stratpol.bench.ipc2023.report import render_unsolved, write_coverage
 
     def record(problem: str, outcome: str, steps: int | None = None, met_at: int = 0) -> ProblemRecord:
         return ProblemRecord("gnn-q-heu", "rovers", "medium", problem, outcome, 9 if outcome == "solved" else None,
@@ -447,7 +447,7 @@ def test_a_level_the_model_here_has_not_run_shows_the_runs_of_the_model_that_ran
 def test_a_level_keeps_the_runs_of_one_model_and_the_table_says_when_levels_ran_two(benchmarks, tmp_path):
     # the model that ran last on a level owns it: the easy level shows model bbbb's one run, not
     # model aaaa's solved p02 beside it; medium was run by aaaa only, so the table counts 2 models
-    from stratpol.ipc2023.report import coverage
+    from stratpol.bench.ipc2023.report import coverage
     from stratpol.records import append_record
 
     out = tmp_path / "out"

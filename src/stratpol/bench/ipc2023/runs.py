@@ -21,7 +21,7 @@ from pathlib import Path
 from stratpol.errors import InputError
 from stratpol.evaluation.goal_progress import GoalProgress
 from stratpol.evaluation.policies import RulePolicy
-from stratpol.ipc2023.anchors import LEVELS
+from stratpol.bench.ipc2023.anchors import LEVELS
 from stratpol.planning import Domain
 from stratpol.provenance import model_hash
 from stratpol.records import append_record, read_records

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from stratpol.atomic import atomic_path, write_csv_atomically, write_text_atomically
-from stratpol.ipc2023.anchors import (
+from stratpol.bench.ipc2023.anchors import (
     BEST_REPORTED,
     COMPETITION,
     LEVELS,
@@ -19,7 +19,7 @@ from stratpol.ipc2023.anchors import (
     WL_GOOSE,
     best_competitor,
 )
-from stratpol.ipc2023.runs import METHODS, Problem, ProblemRecord
+from stratpol.bench.ipc2023.runs import METHODS, Problem, ProblemRecord
 
 
 @dataclass(frozen=True)

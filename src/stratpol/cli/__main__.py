@@ -1,0 +1,7 @@
+"""`python -m stratpol.cli`: the `stratpol` program."""
+
+import sys
+
+from stratpol.cli import console_main
+
+sys.exit(console_main())

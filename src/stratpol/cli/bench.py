@@ -1,0 +1,205 @@
+"""`stratpol bench`: planner speeds, the GENEX paper's sets, run speed, V against Q, and the IPC 2023 track."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Sequence
+
+from stratpol.cli import options
+from stratpol.cli.output import printed_rows
+from stratpol.errors import InputError
+from stratpol.processes.limits import TIME_LIMIT_CLOCKS
+from stratpol.progress import Progress
+
+
+def add_commands(commands: argparse._SubParsersAction) -> None:
+    bench = commands.add_parser("bench", help="measure speeds, and learned policies on the published sets")
+    bench.add_argument("suite", choices=["planning", "learning", "testing", "execution", "neural", "ipc2023"],
+                       help="planner speeds, learning on the KR 2025 sets (Table 1), saved policies on their "
+                            "test sets (Table 3), learned policies' run speed, V against Q time per decision, "
+                            "or rule policies and LAMA-first on the IPC 2023 learning track's test problems")
+    bench.add_argument("--time-limit", type=options.seconds, metavar="S",
+                       help="per planner run, or per test run of a learned policy (default: 60; ipc2023: "
+                            "the competition's 1,800)")
+    bench.add_argument("--planner-time-limit", type=options.seconds, metavar="S",
+                       help="ipc2023: LAMA-first's per-problem limit where it is to be shorter than --time-limit "
+                            "(the table names both)")
+    bench.add_argument("--clock", choices=TIME_LIMIT_CLOCKS, default="wall",
+                       help="ipc2023: what the time limits count: wall-clock seconds (default, the "
+                            "competition's) or the CPU seconds of a problem's run and the planner it starts, "
+                            "which other work on the machine does not eat into (its own table)")
+    bench.add_argument("--memory-limit", type=options.positive_int, default=8192, metavar="MB",
+                       help="ipc2023: address space of the process running one problem (default: the "
+                            "competition's 8,192)")
+    bench.add_argument("--levels", nargs="+", choices=["easy", "medium", "hard"], default=["easy", "medium", "hard"],
+                       help="ipc2023: which test levels (default: all three)")
+    bench.add_argument("--methods", nargs="+", metavar="METHOD", type=_ipc_method,
+                       default=["rules", "sketch", "lama-first"],
+                       help="ipc2023: the rule policy alone, followed as a sketch (IW(k), k <= 2, where no "
+                            "successor is compatible), LAMA-first (default: these three), and the neural "
+                            "methods an experiment grid trained (gnn-v, gnn-q-heu, wl-xgb-delta, ...; with --grid)")
+    bench.add_argument("--grid", metavar="CONFIG",
+                       help="ipc2023: the experiment config whose trained models the neural methods run (its "
+                            "first seed; a domain whose cell has not finished training is left out, and a finished cell's model "
+                            "that is not here, as on a fresh checkout, is trained again first)")
+    bench.add_argument("--report", action="store_true",
+                       help="ipc2023: run nothing; the table and its files from the records there are (runs not "
+                            "recorded show as not run)")
+    bench.add_argument("--out", default="experiments/results/ipc2023", metavar="DIR",
+                       help="ipc2023: records.jsonl (resumed from), plans/, coverage.csv/.json/.png "
+                            "(default: experiments/results/ipc2023)")
+    bench.add_argument("--sizes", type=options.positive_int, nargs="+", default=[50, 200, 1000], metavar="N",
+                       help="execution: generated instances of about these numbers of objects (default: 50 200 1000)")
+    bench.add_argument("--benchmarks", metavar="DIR",
+                       help="learning, testing, execution and ipc2023: folder of <domain>/{domain.pddl,training,"
+                            "testing} (default: ../shared/benchmarks/gp2024; ipc2023: ../shared/benchmarks/ipc2023)")
+    bench.add_argument("--domains", nargs="*", metavar="NAME",
+                       help="learning, testing and execution: which domains (default: the 20 of the paper's "
+                            "Table 1 / every saved policy); neural: default blocksworld gripper logistics; "
+                            "ipc2023: default all ten")
+    bench.add_argument("--max-size", type=options.positive_int, default=50, metavar="N",
+                       help="neural: sizes 10, 20, ... up to N (default: 50)")
+    bench.add_argument("--device", default="auto", help="neural: auto, cpu or cuda (default: auto)")
+    bench.add_argument("--threads", type=options.positive_int, default=1, metavar="T", help="neural: torch CPU threads (default: 1)")
+    bench.add_argument("--learn-time-limit", type=options.seconds, metavar="S",
+                       help="learning: seconds per domain, feature pool included (default: none)")
+    bench.add_argument("--jobs", type=options.positive_int, default=1, metavar="J",
+                       help="learning: domains learned in parallel processes; ipc2023: problems run at once, "
+                            "each in a process of its own (default: 1)")
+    bench.add_argument("--policies", metavar="DIR",
+                       help="learning: save each learned policy as DIR/<domain>.policy (and .policy.dlplan); "
+                            "testing and execution: the policies to run (default: "
+                            "experiments/results/policies/gp2024); ipc2023: DIR/<domain>.policy (default: "
+                            "experiments/results/policies/ipc2023)")
+    bench.add_argument("--retry-unsolved", action="store_true",
+                       help="ipc2023: run again the problems recorded unsolved under the same setting (after a "
+                            "faster release, or on a less loaded machine); the new record replaces the old")
+    bench.set_defaults(run=_bench)
+
+
+def _bench(args: argparse.Namespace) -> int:
+    with Progress() as progress:
+        return _bench_suite(args, progress)
+
+
+def _bench_suite(args: argparse.Namespace, progress: Progress) -> int:
+    from pathlib import Path
+
+    if args.suite == "ipc2023":
+        return _bench_ipc2023(args, progress)
+    time_limit = args.time_limit or 60.0
+    if args.suite == "planning":
+        from stratpol.bench.planning import planning_benchmark, render_planning_benchmark
+
+        print(render_planning_benchmark(planning_benchmark(time_limit, progress)))
+        return 0
+    if args.suite == "neural":
+        from neural.policies import set_cpu_threads
+        from neural.timing import decision_times, render_decision_times
+
+        set_cpu_threads(args.threads)
+        for name in args.domains or ["blocksworld", "gripper", "logistics"]:
+            rows = decision_times(name, range(10, args.max_size + 1, 10), device=args.device, progress=progress)
+            print(render_decision_times(name, rows), flush=True)
+        return 0
+    root = Path(args.benchmarks or "../shared/benchmarks/gp2024")
+    if not root.is_dir():
+        raise InputError("benchmark folder not found", root)
+    from stratpol.bench.paper_sets import TABLE1, render_test_benchmark, saved_policy_files, testing_benchmark
+
+    if args.suite == "learning":
+        from stratpol.bench.learning import learning_benchmark, render_learning_benchmark
+
+        names = args.domains or TABLE1
+        unknown = [n for n in names if not (root / n / "domain.pddl").is_file()]
+        if unknown:
+            raise InputError(f"no training set for {', '.join(unknown)}", root)
+        learning_benchmark(root, names, time_limit, args.learn_time_limit, args.jobs, progress,
+                           printed_rows(render_learning_benchmark),
+                           policies=Path(args.policies) if args.policies else None)
+        return 0
+    files = saved_policy_files(Path(args.policies or "experiments/results/policies/gp2024"), root, args.domains or ())
+    if args.suite == "testing":
+        testing_benchmark(files, root, time_limit, progress, printed_rows(render_test_benchmark))
+    else:
+        from stratpol.bench.execution import execution_benchmark, render_execution_benchmark
+
+        execution_benchmark(files, root, tuple(args.sizes), time_limit, progress,
+                            printed_rows(render_execution_benchmark))
+    return 0
+
+
+def _bench_ipc2023(args: argparse.Namespace, progress: Progress) -> int:
+    """Methods on the IPC 2023 test problems; prints the coverage table and writes its files."""
+    from pathlib import Path
+
+    from stratpol.bench.ipc2023.anchors import DOMAINS
+    from stratpol.bench.ipc2023.report import render_coverage, render_q_paper, render_unsolved, write_coverage
+    from stratpol.bench.ipc2023.runs import Limits, ipc2023_benchmark, published_problems, table_scope
+
+    root = Path(args.benchmarks or "../shared/benchmarks/ipc2023")
+    if not root.is_dir():
+        raise InputError("benchmark folder not found", root)
+    domains = args.domains or [d for d in DOMAINS if (root / d).is_dir()]
+    if not domains:
+        raise InputError(f"none of the IPC 2023 domains ({', '.join(DOMAINS)}) has a folder here", root)
+    limits = Limits(args.time_limit or Limits.seconds, args.memory_limit, args.planner_time_limit, args.clock)
+    out = Path(args.out)
+    policies = Path(args.policies or "experiments/results/policies/ipc2023")
+    if not args.report:
+        ipc2023_benchmark(root, out, domains, args.levels, args.methods, policies, limits, args.jobs, progress,
+                          models=_grid_models(args, domains, args.methods, restore=progress),
+                          retry_unsolved=args.retry_unsolved)
+    domains, levels, methods = table_scope(root, out, domains, args.levels, args.methods, args.grid is not None,
+                                           limits)
+    records = ipc2023_benchmark(root, out, domains, levels, methods, policies, limits, run=False,
+                                models=_grid_models(args, domains, methods))
+    methods = [m for m in methods if m in args.methods or any(r.method == m for r in records)]
+    problems = published_problems(root, domains, levels)
+    stem = limits.table_stem
+    write_coverage(records, problems, methods, limits.describe(), out, stem)
+    print(render_coverage(records, problems, methods, limits.describe()))
+    for beside in (render_q_paper(records, problems, methods), render_unsolved(records, problems, methods)):
+        if beside:
+            print(beside)
+    print(f"records, plans, {stem}.csv, {stem}.json and {stem}.png in {out}")
+    return 0
+
+
+def _ipc_method(name: str) -> str:
+    """A method `bench ipc2023` runs: its own three, or a neural method of the experiment grids."""
+    from stratpol.bench.ipc2023.runs import METHODS
+    from stratpol.methods import MethodKind, method
+
+    if name in METHODS:
+        return name
+    entry = method(name)
+    if entry is None or entry.kind not in (MethodKind.GNN, MethodKind.WL):
+        raise argparse.ArgumentTypeError(f"{name!r} is not rules, sketch, lama-first or a neural method "
+                                         f"(gnn-v, gnn-q-heu@fixed-loss, wl-xgb-delta, ...)")
+    return name
+
+
+def _grid_models(args: argparse.Namespace, domains: Sequence[str], methods: Sequence[str],
+                 restore: Callable[[str], None] | None = None) -> dict:
+    """(method, domain) -> the model folder `--grid`'s first seed trained, for the neural `methods`;
+    with `restore` (a progress callback), the models of finished cells missing here are trained again."""
+    from pathlib import Path
+
+    from stratpol.bench.ipc2023.runs import METHODS
+
+    neural = [m for m in methods if m not in METHODS]
+    if not neural:
+        if args.grid is not None:
+            raise InputError("--grid names the models of neural methods, and --methods has none (gnn-v, ...)")
+        return {}
+    if args.grid is None:
+        raise InputError(f"--methods {neural[0]} runs a model an experiment grid trained: name it with --grid CONFIG")
+    from stratpol.experiment import load_config
+    from stratpol.experiment.cells import trained_models
+    from stratpol.experiment.grid import restore_trained_models
+
+    config = load_config(Path(args.grid))
+    if restore is not None:
+        restore_trained_models(config, domains, neural, restore)
+    return trained_models(config, neural, domains)
