@@ -44,6 +44,9 @@ def run_supervised(command: Callable[[], int], interrupted: Callable[[], None]) 
         while True:
             ended, status = os.waitpid(child, os.WNOHANG)
             if ended:
+                if stopping_since and os.WIFSIGNALED(status):  # the SIGTERM passed on ended it, unhandled
+                    interrupted()
+                    return INTERRUPTED
                 code = os.waitstatus_to_exitcode(status)
                 return code if code >= 0 else 128 - code  # killed by signal N: 128 + N, as a shell says
             if stopping_since and time.monotonic() - stopping_since[0] > GRACE_SECONDS:
