@@ -15,7 +15,7 @@ from stratpol.planning.isomorphism import first_renamings
 from stratpol.planning.symmetry import canonical_key
 from stratpol.processes.workers import can_fork_here, in_forked_workers
 from stratpol.progress import finish_status, report_status
-from stratpol.verification import verify
+from stratpol.verification import Verification, verify
 
 
 @dataclass(frozen=True)
@@ -27,14 +27,13 @@ class FileVerdict:
     data: dict
 
 
-def verify_instance(evaluator: PolicyEvaluator, instance: Instance, max_states: int | None = None,
-                    symmetry: bool = False, progress: Callable[[str], None] = lambda message: None) -> FileVerdict:
-    """The verdict of the policy on one problem (with `symmetry`, one state per renaming of
+def verify_policy(evaluator: PolicyEvaluator, instance: Instance, max_states: int | None = None,
+                  symmetry: bool = False, progress: Callable[[str], None] = lambda message: None) -> Verification:
+    """The verification of the policy on one problem (with `symmetry`, one state per renaming of
     interchangeable objects)."""
     canonical = canonical_key(instance) if symmetry else None
-    result = verify(instance, evaluator.on(instance).compatible_successors, max_states=max_states,
-                    canonical=canonical, progress=progress)
-    return FileVerdict(result.solved, result.describe(), result.to_json())
+    return verify(instance, evaluator.on(instance).compatible_successors, max_states=max_states,
+                  canonical=canonical, progress=progress)
 
 
 def verify_files(evaluator: PolicyEvaluator, domain: Domain, files: Sequence[str | Path], max_states: int | None = None,
@@ -50,7 +49,8 @@ def verify_files(evaluator: PolicyEvaluator, domain: Domain, files: Sequence[str
 
     def verdict(number: int, report: Callable[[str], None] = lambda message: None) -> FileVerdict:
         instance = loaded[number] if loaded is not None else domain.load_instance(files[number])
-        return verify_instance(evaluator, instance, max_states, symmetry, report)
+        result = verify_policy(evaluator, instance, max_states, symmetry, report)
+        return FileVerdict(result.solved, result.describe(), result.to_json())
 
     forked = jobs > 1 and len(distinct) > 1 and can_fork_here()
     if not forked:

@@ -396,7 +396,7 @@ def test_the_unsolved_runs_say_how_they_ended_and_how_many_stalled(tmp_path):
 
     records = [record("p01.pddl", "solved"), record("p02.pddl", "time limit", 1000, 400),  # stalled
                record("p03.pddl", "time limit", 3000, 2900), record("p04.pddl", "time limit", 2000, 900),
-               record("p05.pddl", "step bound", 300, 290), record("p06.pddl", "time limit")]  # before session 65
+               record("p05.pddl", "step bound", 300, 290), record("p06.pddl", "time limit")]  # records without goal progress
     problems = [Problem("rovers", "medium", Path(f"p0{n}.pddl")) for n in range(1, 7)]
     lines = render_unsolved(records, problems, ["gnn-q-heu"]).splitlines()
     # p06 has no progress recorded: 2 of the 3 time-limit runs that have stalled, in 2,000 steps on average

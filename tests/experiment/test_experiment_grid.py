@@ -305,14 +305,17 @@ def _running_grid(tiny: Path, tmp_path: Path, psutil):
     command = [sys.executable, "-m", "stratpol.cli", "experiment", str(path), "--jobs", "2"]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                                env={**os.environ, "STRATPOL_CACHE": str(tmp_path / "cache")})
-    parent = psutil.Process(process.pid)
+    parent = psutil.Process(process.pid)  # the supervisor; the command runs in its child
+
+    def workers() -> list:
+        return [p for p in parent.children(recursive=True) if "loky.backend.popen" in _command_line(p, psutil)]
+
     deadline = time.monotonic() + 120
-    while len(parent.children()) < 2 and time.monotonic() < deadline:
+    while len(workers()) < 2 and time.monotonic() < deadline:
         time.sleep(0.2)
     time.sleep(2)  # inside the cells
-    workers = [p for p in parent.children(recursive=True) if "loky.backend.popen" in _command_line(p, psutil)]
-    assert len(workers) == 2, "the grid never started its workers"
-    return process, workers
+    assert len(workers()) == 2, "the grid never started its workers"
+    return process, workers()
 
 
 def _command_line(process, psutil) -> str:

@@ -106,6 +106,6 @@ def test_a_checkpoint_reads_back_as_written_and_one_of_the_old_format_is_refused
     path = tmp_path / "run.checkpoint"
     write_checkpoint(path, saved)
     assert read_checkpoint(path) == saved
-    path.write_text(json.dumps({"format": "stratpol-wrapper-checkpoint-1", "run": {}}))  # written before session 34
+    path.write_text(json.dumps({"format": "stratpol-wrapper-checkpoint-1", "run": {}}))  # a checkpoint of an older format
     with pytest.raises(InputError, match=r"format 'stratpol-wrapper-checkpoint-1', expected " + FORMAT):
         read_checkpoint(path)

@@ -64,7 +64,7 @@ def test_a_benchmark_set_entry_comes_before_the_bare_domain_entry(tmp_path):
     ("[default]\ndead_ends = 'yes'\n", "[default]: dead_ends: expected bool, got str 'yes'"),
     ("[defaults]\n", "unknown tables"),
     ("[default]\nverify_states = 0\n", "[default]: verify_states: must be at least 1, not 0"),
-    ("[default]\nk = 2\n", "[default]: unknown keys ['k']"),  # GENEX's chains for k = 2 went in session 34
+    ("[default]\nk = 2\n", "[default]: unknown keys ['k']"),  # GENEX's chains for k = 2 are no setting
 ])
 def test_bad_settings_files_are_one_clear_error(tmp_path, text, problem):
     path = tmp_path / "settings.toml"

@@ -57,7 +57,7 @@ def _xcpu(index: int) -> None:
 
 
 def test_on_the_cpu_clock_the_kernels_cpu_time_signal_is_the_time_limit_whatever_the_usage_reads():
-    # a rovers run ended so at 59.8 CPU seconds of a 60 s limit (session 64): a time limit, not a crash
+    # a rovers run ended so at 59.8 CPU seconds of a 60 s limit: a time limit, not a crash
     assert [o.ended for o in run_under_limits(_xcpu, 1, time_limit=60, clock="cpu")] == [TIME_LIMIT]
     assert [o.ended for o in run_under_limits(_xcpu, 1, time_limit=60)] == [f"killed by signal {signal.SIGXCPU}"]
 

@@ -1,5 +1,5 @@
-"""The GENEX paper's published tables (Bonet & Geffner, KR 2025), read from the CSV files in
-`data/`: Table 1 (the domains WRAPPER learns), Table 2 (those where it found no policy, with the
+"""Published numbers as data (the CSV files in `data/`), and the GENEX paper's tables (Bonet &
+Geffner, KR 2025) read from them: Table 1 (the domains WRAPPER learns), Table 2 (those where it found no policy, with the
 reason) and Table 3 (coverage on the test sets). `stratpol bench learning` and `bench testing`
 print them under our rows."""
 
@@ -51,13 +51,17 @@ class PaperCoverage:
     mean_width: float
 
 
+def csv_rows(path: Path) -> list[dict[str, str]]:
+    """The rows of a CSV file of published numbers, by column name; `#` lines are comments."""
+    with open(path, newline="") as table:
+        return list(csv.DictReader(line for line in table if not line.startswith("#")))
+
+
 def read_table(path: Path, row_type: type[R]) -> dict[str, R]:
     """domain -> row of a published table: a CSV file with a `domain` column and one column per
     field of `row_type` (an empty cell is None where the field may be None); `#` lines are comments."""
-    with open(path, newline="") as table:
-        lines = [line for line in table if not line.startswith("#")]
     rows = {}
-    for record in csv.DictReader(lines):
+    for record in csv_rows(path):
         values = {}
         for field in dataclasses.fields(row_type):
             text = record[field.name]

@@ -48,7 +48,7 @@ class RunRecord:
     failure: str | None
     cpu_seconds: float | None = None  # the CPU seconds it took (None in logs written before they were kept)
     # a failed run: whether it had stopped gaining goal literals (GoalProgress.stalled): wandering, not
-    # slow or long-winded (None: solved, or logged before session 65)
+    # slow or long-winded (None: solved, or logged before run logs recorded it)
     stalled: bool | None = None
 
     @property

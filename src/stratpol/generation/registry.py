@@ -87,7 +87,6 @@ def domain_folder(name: str) -> DomainFolder:
     return _folder(name, path)
 
 
-@functools.lru_cache(maxsize=None)
 def find_domain(domain: str | Path | Domain) -> Domain:
     """A domain by registry name, by the path of its PDDL file, or as it is."""
     if isinstance(domain, Domain):
@@ -96,5 +95,6 @@ def find_domain(domain: str | Path | Domain) -> Domain:
     return Domain(text) if text.endswith(".pddl") or Path(text).is_file() else domain_folder(text).domain
 
 
+@functools.lru_cache(maxsize=None)
 def _folder(name: str, path: Path) -> DomainFolder:
     return DomainFolder(name, path)

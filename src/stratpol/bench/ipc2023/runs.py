@@ -89,7 +89,7 @@ class ProblemRecord:
     max_width: int | None = None  # sketch runs: the largest k an IW(k) needed
     mean_width: float | None = None
     # a policy's unsolved run: steps taken, the goal's fluent literals, the most met in one state and
-    # the first step meeting that many (GoalProgress; none in records before session 65)
+    # the first step meeting that many (GoalProgress; none in the oldest records, which lack it)
     steps: int | None = None
     goals: int | None = None
     goals_met: int | None = None
