@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Sequence
-
 from stratpol.cli import options
 from stratpol.cli.output import printed_rows
 from stratpol.errors import InputError
@@ -133,36 +131,22 @@ def _bench_ipc2023(args: argparse.Namespace, progress: Progress) -> int:
     """Methods on the IPC 2023 test problems; prints the coverage table and writes its files."""
     from pathlib import Path
 
-    from stratpol.bench.ipc2023.anchors import DOMAINS
-    from stratpol.bench.ipc2023.report import render_coverage, render_q_paper, render_unsolved, write_coverage
-    from stratpol.bench.ipc2023.runs import Limits, ipc2023_benchmark, published_problems, table_scope
+    from stratpol.bench.ipc2023.report import render_coverage, render_q_paper, render_unsolved
+    from stratpol.bench.ipc2023.runs import Limits
+    from stratpol.bench.ipc2023.track import ipc2023_track
 
-    root = Path(args.benchmarks or "../shared/benchmarks/ipc2023")
-    if not root.is_dir():
-        raise InputError("benchmark folder not found", root)
-    domains = args.domains or [d for d in DOMAINS if (root / d).is_dir()]
-    if not domains:
-        raise InputError(f"none of the IPC 2023 domains ({', '.join(DOMAINS)}) has a folder here", root)
     limits = Limits(args.time_limit or Limits.seconds, args.memory_limit, args.planner_time_limit, args.clock)
-    out = Path(args.out)
-    policies = Path(args.policies or "experiments/results/policies/ipc2023")
-    if not args.report:
-        ipc2023_benchmark(root, out, domains, args.levels, args.methods, policies, limits, args.jobs, progress,
-                          models=_grid_models(args, domains, args.methods, restore=progress),
-                          retry_unsolved=args.retry_unsolved)
-    domains, levels, methods = table_scope(root, out, domains, args.levels, args.methods, args.grid is not None,
-                                           limits)
-    records = ipc2023_benchmark(root, out, domains, levels, methods, policies, limits, run=False,
-                                models=_grid_models(args, domains, methods))
-    methods = [m for m in methods if m in args.methods or any(r.method == m for r in records)]
-    problems = published_problems(root, domains, levels)
-    stem = limits.table_stem
-    write_coverage(records, problems, methods, limits.describe(), out, stem)
-    print(render_coverage(records, problems, methods, limits.describe()))
-    for beside in (render_q_paper(records, problems, methods), render_unsolved(records, problems, methods)):
+    table = ipc2023_track(Path(args.benchmarks or "../shared/benchmarks/ipc2023"), Path(args.out),
+                          Path(args.policies or "experiments/results/policies/ipc2023"), limits, args.domains or (),
+                          args.levels, args.methods, None if args.grid is None else Path(args.grid), args.jobs,
+                          run=not args.report, retry_unsolved=args.retry_unsolved, progress=progress)
+    shown = (table.records, table.problems, table.methods)
+    print(render_coverage(*shown, limits.describe()))
+    for beside in (render_q_paper(*shown), render_unsolved(*shown)):
         if beside:
             print(beside)
-    print(f"records, plans, {stem}.csv, {stem}.json and {stem}.png in {out}")
+    stem = limits.table_stem
+    print(f"records, plans, {stem}.csv, {stem}.json and {stem}.png in {table.out}")
     return 0
 
 
@@ -178,28 +162,3 @@ def _ipc_method(name: str) -> str:
         raise argparse.ArgumentTypeError(f"{name!r} is not rules, sketch, lama-first or a neural method "
                                          f"(gnn-v, gnn-q-heu@fixed-loss, wl-xgb-delta, ...)")
     return name
-
-
-def _grid_models(args: argparse.Namespace, domains: Sequence[str], methods: Sequence[str],
-                 restore: Callable[[str], None] | None = None) -> dict:
-    """(method, domain) -> the model folder `--grid`'s first seed trained, for the neural `methods`;
-    with `restore` (a progress callback), the models of finished cells missing here are trained again."""
-    from pathlib import Path
-
-    from stratpol.bench.ipc2023.runs import METHODS
-
-    neural = [m for m in methods if m not in METHODS]
-    if not neural:
-        if args.grid is not None:
-            raise InputError("--grid names the models of neural methods, and --methods has none (gnn-v, ...)")
-        return {}
-    if args.grid is None:
-        raise InputError(f"--methods {neural[0]} runs a model an experiment grid trained: name it with --grid CONFIG")
-    from stratpol.experiment import load_config
-    from stratpol.experiment.cells import trained_models
-    from stratpol.experiment.grid import restore_trained_models
-
-    config = load_config(Path(args.grid))
-    if restore is not None:
-        restore_trained_models(config, domains, neural, restore)
-    return trained_models(config, neural, domains)
