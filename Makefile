@@ -7,7 +7,7 @@ TEST := $(VENV)/.installed-test
 # pytest-xdist workers, the project machine's two cores; `make test TEST_JOBS=0` runs in one process
 TEST_JOBS ?= 2
 
-.PHONY: demo test bench clean
+.PHONY: demo test bench docs clean
 
 demo: $(CORE)
 	$(VENV)/bin/stratpol learn gripper
@@ -17,6 +17,10 @@ test: $(TEST)
 
 bench: $(CORE)
 	$(VENV)/bin/stratpol bench planning
+
+# docs/cli.md from the parsers (a test checks that it is current)
+docs: $(CORE)
+	$(VENV)/bin/python -m stratpol.cli.reference > docs/cli.md
 
 $(CORE): pyproject.toml requirements/core.txt
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)

@@ -32,7 +32,7 @@ def oneway() -> Domain:
     return Domain(DATA / "gripper-oneway.pddl")
 
 
-# Small WL models trained once per session on a handful of Gripper trajectories (2, 4 and 6 balls).
+# Small WL models trained once per test run on a handful of Gripper trajectories (2, 4 and 6 balls).
 WL_TRAIN_SIZES = (6, 8, 10)  # gripper size = balls + 4
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from stratpol.evaluation.protocol import ScalingSettings
 from stratpol.features import Vocabulary
@@ -17,6 +18,10 @@ from stratpol.planning import Domain, Instance
 from stratpol.policy import Policy
 from stratpol.termination import StratificationResult, stratification_certificate
 from stratpol.verification import Verification
+
+if TYPE_CHECKING:
+    from stratpol.evaluation.runner import RunOutcome
+    from stratpol.evaluation.scaling import ScalingResult
 
 
 def domain(name_or_path: str | Path) -> Domain:
@@ -47,7 +52,7 @@ def verify(policy: Policy, instance: Instance, max_states: int | None = None,
 
 
 def run(policy: Policy, instance: Instance, tie_break: str = "random", seed: int = 0, step_bound: int | None = None,
-        sketch_width: int = 0):
+        sketch_width: int = 0) -> RunOutcome:
     """Follow `policy` on `instance` (ties among compatible successors broken by `tie_break`) until a
     goal or a failure; the RunOutcome holds the plan. `step_bound` defaults to 10 steps an object
     plus 100; `sketch_width` K > 0 follows it as a sketch, with IW(1..K) where no successor is
@@ -62,7 +67,8 @@ def run(policy: Policy, instance: Instance, tie_break: str = "random", seed: int
 
 
 def evaluate(policy: Policy, domain: str, settings: ScalingSettings = ScalingSettings(), out: str | Path | None = None,
-             tie_break: str = "random", seed: int = 0, progress: Callable[[str], None] = lambda line: None):
+             tie_break: str = "random", seed: int = 0,
+             progress: Callable[[str], None] = lambda line: None) -> ScalingResult:
     """The scaling evaluation of `policy` on instances of growing size from the generator of the
     registry domain `domain`: per size the coverage within its confidence bound, up to where it
     stays below tau. With `out`, the runs, tables and provenance are kept there (and resumed)."""
