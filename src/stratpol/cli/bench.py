@@ -11,6 +11,10 @@ from stratpol.progress import Progress
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
+    _add_bench(commands)
+
+
+def _add_bench(commands: argparse._SubParsersAction) -> None:
     bench = commands.add_parser("bench", help="measure speeds, and learned policies on the published sets")
     bench.add_argument("suite", choices=["planning", "learning", "testing", "execution", "neural", "ipc2023"],
                        help="planner speeds, learning on the KR 2025 sets (Table 1), saved policies on their "

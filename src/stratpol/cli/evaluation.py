@@ -10,6 +10,11 @@ from stratpol.progress import Progress
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
+    _add_evaluate(commands)
+    _add_plot(commands)
+
+
+def _add_evaluate(commands: argparse._SubParsersAction) -> None:
     from stratpol.evaluation.protocol import TIE_BREAKS, ScalingSettings
     from stratpol.parameters import add_options
 
@@ -26,12 +31,6 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     evaluate.add_argument("--force", action="store_true",
                           help="start afresh where the output folder holds another evaluation")
     evaluate.set_defaults(run=_evaluate)
-
-    plot = commands.add_parser("plot", help="plot several scaling evaluations in one figure")
-    plot.add_argument("folders", nargs="+", metavar="DIR", help="output folders of stratpol evaluate")
-    plot.add_argument("--out", required=True, metavar="FILE",
-                      help="the figure, in the format of its suffix: png, pdf or svg")
-    plot.set_defaults(run=_plot)
 
 
 def _evaluate(args: argparse.Namespace) -> int:
@@ -74,6 +73,14 @@ def _evaluate(args: argparse.Namespace) -> int:
     plot_scaling([result], out / "scaling.png", tau=args.tau)
     print(f"{result.describe()}; tables and plot in {out}")
     return 0
+
+
+def _add_plot(commands: argparse._SubParsersAction) -> None:
+    plot = commands.add_parser("plot", help="plot several scaling evaluations in one figure")
+    plot.add_argument("folders", nargs="+", metavar="DIR", help="output folders of stratpol evaluate")
+    plot.add_argument("--out", required=True, metavar="FILE",
+                      help="the figure, in the format of its suffix: png, pdf or svg")
+    plot.set_defaults(run=_plot)
 
 
 def _plot(args: argparse.Namespace) -> int:

@@ -17,6 +17,10 @@ if TYPE_CHECKING:
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
+    _add_experiment(commands)
+
+
+def _add_experiment(commands: argparse._SubParsersAction) -> None:
     experiment = commands.add_parser("experiment", help="run a grid of methods x domains x seeds from a config "
                                                         "(resumable) and write comparison tables and plots")
     experiment.add_argument("config", help="experiment config (experiments/<name>.toml)")

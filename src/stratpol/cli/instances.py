@@ -10,17 +10,13 @@ from stratpol.errors import InputError
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
+    _add_domains(commands)
+    _add_generate(commands)
+
+
+def _add_domains(commands: argparse._SubParsersAction) -> None:
     domains = commands.add_parser("domains", help="list the domains with their size model and smallest size")
     domains.set_defaults(run=_domains)
-
-    generate = commands.add_parser("generate", help="write instances with exactly N objects")
-    generate.add_argument("domain", help="domain name (see `stratpol domains`)")
-    generate.add_argument("--size", type=options.sizes, required=True, metavar="N|A:B",
-                          help="number of objects, or a range of them")
-    generate.add_argument("--count", type=options.positive_int, default=1, metavar="K", help="instances per size (default: 1)")
-    generate.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default: 0)")
-    generate.add_argument("--out", required=True, metavar="DIR", help="output folder")
-    generate.set_defaults(run=_generate)
 
 
 def _domains(args: argparse.Namespace) -> int:
@@ -36,6 +32,17 @@ def _domains(args: argparse.Namespace) -> int:
     for name, smallest, formula in rows:
         print(f"{name:<{width}}  {smallest:>8}  {formula}")
     return 0
+
+
+def _add_generate(commands: argparse._SubParsersAction) -> None:
+    generate = commands.add_parser("generate", help="write instances with exactly N objects")
+    generate.add_argument("domain", help="domain name (see `stratpol domains`)")
+    generate.add_argument("--size", type=options.sizes, required=True, metavar="N|A:B",
+                          help="number of objects, or a range of them")
+    generate.add_argument("--count", type=options.positive_int, default=1, metavar="K", help="instances per size (default: 1)")
+    generate.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default: 0)")
+    generate.add_argument("--out", required=True, metavar="DIR", help="output folder")
+    generate.set_defaults(run=_generate)
 
 
 def _generate(args: argparse.Namespace) -> int:

@@ -12,6 +12,10 @@ from stratpol.progress import Progress
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
+    _add_learn(commands)
+
+
+def _add_learn(commands: argparse._SubParsersAction) -> None:
     from stratpol.learning.settings import PAPER_SETTINGS, LearningSettings
     from stratpol.parameters import add_options
 

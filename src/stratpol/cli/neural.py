@@ -9,7 +9,12 @@ from stratpol.progress import Progress
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
-    from stratpol.method_settings import GNNTraining, WLTraining
+    _add_train_gnn(commands)
+    _add_train_wl(commands)
+
+
+def _add_train_gnn(commands: argparse._SubParsersAction) -> None:
+    from stratpol.method_settings import GNNTraining
     from stratpol.parameters import add_options
 
     train_gnn = commands.add_parser("train-gnn", help="train an R-GNN value or Q-value policy on optimal plans")
@@ -23,16 +28,6 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     train_gnn.add_argument("--force", action="store_true",
                            help="replace a model trained with other settings in the checkpoint folder")
     train_gnn.set_defaults(run=_train_gnn)
-
-    train_wl = commands.add_parser("train-wl", help="train a WL transition model (XGBoost or LSTM) on optimal plans")
-    train_wl.add_argument("domain", help="domain name (training instances come from its generator)")
-    add_options(train_wl, WLTraining())  # --model, --mode, --iterations, ... (stratpol.method_settings)
-    train_wl.add_argument("--sizes", type=options.sizes, metavar="A:B",
-                          help="training sizes (default: the paper's Table 1 sizes, or the 5 smallest)")
-    train_wl.add_argument("--validation-sizes", type=options.sizes, metavar="A:B",
-                          help="sizes of the validation instances (early stopping, model selection)")
-    train_wl.add_argument("--out", required=True, metavar="DIR", help="model folder (wl-model.json, features, weights)")
-    train_wl.set_defaults(run=_train_wl)
 
 
 def _train_gnn(args: argparse.Namespace) -> int:
@@ -55,6 +50,21 @@ def _train_gnn(args: argparse.Namespace) -> int:
                                     force=args.force, progress=progress)
     print(f"{report.describe(folder.name)}; checkpoint in {out}")
     return 0
+
+
+def _add_train_wl(commands: argparse._SubParsersAction) -> None:
+    from stratpol.method_settings import WLTraining
+    from stratpol.parameters import add_options
+
+    train_wl = commands.add_parser("train-wl", help="train a WL transition model (XGBoost or LSTM) on optimal plans")
+    train_wl.add_argument("domain", help="domain name (training instances come from its generator)")
+    add_options(train_wl, WLTraining())  # --model, --mode, --iterations, ... (stratpol.method_settings)
+    train_wl.add_argument("--sizes", type=options.sizes, metavar="A:B",
+                          help="training sizes (default: the paper's Table 1 sizes, or the 5 smallest)")
+    train_wl.add_argument("--validation-sizes", type=options.sizes, metavar="A:B",
+                          help="sizes of the validation instances (early stopping, model selection)")
+    train_wl.add_argument("--out", required=True, metavar="DIR", help="model folder (wl-model.json, features, weights)")
+    train_wl.set_defaults(run=_train_wl)
 
 
 def _train_wl(args: argparse.Namespace) -> int:

@@ -12,6 +12,11 @@ PLAN_EXIT_CODES = {"solved": 0, "unsolvable": 11, "failed": 12, "limit reached":
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
+    _add_plan(commands)
+    _add_validate(commands)
+
+
+def _add_plan(commands: argparse._SubParsersAction) -> None:
     from stratpol.planning.planners import PLANNERS
 
     plan = commands.add_parser("plan", help="solve one instance with a planner and print the plan")
@@ -23,12 +28,6 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     plan.add_argument("--out", metavar="FILE", help="also write the plan as an IPC plan file")
     plan.add_argument("--json", action="store_true", help="print the result as JSON")
     plan.set_defaults(run=_plan)
-
-    validate = commands.add_parser("validate", help="check a plan by executing it")
-    validate.add_argument("domain", help="PDDL domain file")
-    validate.add_argument("problem", help="PDDL problem file")
-    validate.add_argument("plan", help="IPC plan file")
-    validate.set_defaults(run=_validate)
 
 
 def _plan(args: argparse.Namespace) -> int:
@@ -59,6 +58,14 @@ def _plan(args: argparse.Namespace) -> int:
     if args.out and check is not None:
         write_plan(args.out, result.plan, result.cost)
     return PLAN_EXIT_CODES[outcome]
+
+
+def _add_validate(commands: argparse._SubParsersAction) -> None:
+    validate = commands.add_parser("validate", help="check a plan by executing it")
+    validate.add_argument("domain", help="PDDL domain file")
+    validate.add_argument("problem", help="PDDL problem file")
+    validate.add_argument("plan", help="IPC plan file")
+    validate.set_defaults(run=_validate)
 
 
 def _validate(args: argparse.Namespace) -> int:

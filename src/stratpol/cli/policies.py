@@ -12,71 +12,19 @@ from stratpol.progress import Progress
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
-    from stratpol.evaluation.protocol import TIE_BREAKS
+    _add_check(commands)
+    _add_rename(commands)
+    _add_verify(commands)
+    _add_run(commands)
+    _add_accepts(commands)
 
+
+def _add_check(commands: argparse._SubParsersAction) -> None:
     check = commands.add_parser("check", help="termination: k-stratification certificate, and SIEVE")
     check.add_argument("policy", help="policy file (readable or dlplan format)")
     check.add_argument("--domain", help="domain name or domain.pddl (needed for dlplan's format)")
     check.add_argument("--k", type=options.positive_int, default=1, help="features a rank may depend on (default: 1)")
     check.set_defaults(run=_check)
-
-    rename = commands.add_parser("rename", help="carry a policy to another spelling of its domain by renaming "
-                                                "predicates (gp2024's spanner says useable, IPC 2023's usable)")
-    rename.add_argument("policy", help="policy file (readable format)")
-    rename.add_argument("--domain", required=True, help="the target domain: name or domain.pddl; every feature must "
-                                                        "read in its vocabulary")
-    rename.add_argument("--predicate", nargs="+", default=[], metavar="OLD=NEW", help="predicates to rename")
-    rename.add_argument("--out", metavar="FILE", help="save the policy (FILE, and FILE.dlplan in dlplan's format)")
-    rename.set_defaults(run=_rename)
-
-    verify = commands.add_parser("verify", help="check that a rule policy solves instances (all its choices)")
-    verify.add_argument("policy", help="policy file (readable or dlplan format)")
-    verify.add_argument("--domain", required=True, help="domain name or domain.pddl")
-    verify.add_argument("instances", nargs="+", metavar="INSTANCE", help="PDDL problem files")
-    verify.add_argument("--max-states", type=options.positive_int, default=1_000_000, metavar="N",
-                        help="give up beyond N policy-reachable states (default: 1,000,000)")
-    verify.add_argument("--symmetry", action="store_true",
-                        help="explore one state per renaming of interchangeable objects (objects, or blocks of "
-                             "them such as hiking's couples with their persons, that swap without changing "
-                             "the static atoms or the goal): same verdicts, fewer states")
-    verify.add_argument("--distinct-instances", action="store_true",
-                        help="verify one file per class of files that are renamings of each other (the same "
-                             "objects, initial state and goal up to the objects' names); the others get its "
-                             "verdict")
-    verify.add_argument("--jobs", type=options.positive_int, default=1, metavar="J",
-                        help="verify J problem files at once, in forked processes (default: 1)")
-    verify.add_argument("--json", action="store_true", help="print the verdicts as JSON")
-    verify.set_defaults(run=_verify)
-
-    run = commands.add_parser("run", help="follow a rule policy on one instance and print the plan")
-    run.add_argument("policy", help="policy file (readable or dlplan format)")
-    run.add_argument("--domain", required=True, help="domain name or domain.pddl")
-    run.add_argument("problem", help="PDDL problem file")
-    run.add_argument("--tie-break", choices=TIE_BREAKS, default="random",
-                     help="among several compatible successors: by action name, at random (seeded; the "
-                          "default), or of the earliest rule that accepts one (rule-order)")
-    run.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the tie-break (default: 0)")
-    run.add_argument("--step-bound", type=options.positive_int, metavar="N", help="give up after N steps (default: 10 * objects + 100)")
-    run.add_argument("--sketch-width", type=options.sketch_width, default=0, metavar="K",
-                     help="follow the policy as a sketch: where it has no compatible successor, IW(1..K) looks "
-                          "for a state it accepts, as the GENEX paper's Table 3 does with K = 2 (default: 0, off)")
-    run.add_argument("--out", metavar="FILE", help="also write the plan as an IPC plan file")
-    run.add_argument("--explain", action="store_true",
-                     help="on a failed run, print the features in the last state and what each applicable action "
-                          "would change in them, with whether a rule accepts it")
-    run.set_defaults(run=_run)
-
-    accepts = commands.add_parser("accepts", help="which steps of a planner's plans a rule policy accepts (and what "
-                                                  "the others change): features and rankings tried before learning")
-    accepts.add_argument("policy", help="policy file (readable or dlplan format)")
-    accepts.add_argument("--domain", required=True, help="domain name or domain.pddl")
-    accepts.add_argument("instances", nargs="+", metavar="INSTANCE", help="PDDL problem files")
-    accepts.add_argument("--planner", default="astar-lmcut", metavar="NAME",
-                         help="the planner whose plans are judged, as a learning entry's teacher (default: "
-                              "astar-lmcut); plans are kept in the learner's plan cache")
-    accepts.add_argument("--time-limit", type=float, default=60.0, metavar="S",
-                         help="per plan (default: 60)")
-    accepts.set_defaults(run=_accepts)
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -112,6 +60,17 @@ def _check(args: argparse.Namespace) -> int:
     return 0 if result.stratified else 1
 
 
+def _add_rename(commands: argparse._SubParsersAction) -> None:
+    rename = commands.add_parser("rename", help="carry a policy to another spelling of its domain by renaming "
+                                                "predicates (gp2024's spanner says useable, IPC 2023's usable)")
+    rename.add_argument("policy", help="policy file (readable format)")
+    rename.add_argument("--domain", required=True, help="the target domain: name or domain.pddl; every feature must "
+                                                        "read in its vocabulary")
+    rename.add_argument("--predicate", nargs="+", default=[], metavar="OLD=NEW", help="predicates to rename")
+    rename.add_argument("--out", metavar="FILE", help="save the policy (FILE, and FILE.dlplan in dlplan's format)")
+    rename.set_defaults(run=_rename)
+
+
 def _rename(args: argparse.Namespace) -> int:
     from stratpol.features import Vocabulary
     from stratpol.features.policy_evaluator import PolicyEvaluator
@@ -135,6 +94,27 @@ def _rename(args: argparse.Namespace) -> int:
     print(format_policy(policy), end="")
     save_policy(args.out, policy, vocabulary)
     return 0
+
+
+def _add_verify(commands: argparse._SubParsersAction) -> None:
+    verify = commands.add_parser("verify", help="check that a rule policy solves instances (all its choices)")
+    verify.add_argument("policy", help="policy file (readable or dlplan format)")
+    verify.add_argument("--domain", required=True, help="domain name or domain.pddl")
+    verify.add_argument("instances", nargs="+", metavar="INSTANCE", help="PDDL problem files")
+    verify.add_argument("--max-states", type=options.positive_int, default=1_000_000, metavar="N",
+                        help="give up beyond N policy-reachable states (default: 1,000,000)")
+    verify.add_argument("--symmetry", action="store_true",
+                        help="explore one state per renaming of interchangeable objects (objects, or blocks of "
+                             "them such as hiking's couples with their persons, that swap without changing "
+                             "the static atoms or the goal): same verdicts, fewer states")
+    verify.add_argument("--distinct-instances", action="store_true",
+                        help="verify one file per class of files that are renamings of each other (the same "
+                             "objects, initial state and goal up to the objects' names); the others get its "
+                             "verdict")
+    verify.add_argument("--jobs", type=options.positive_int, default=1, metavar="J",
+                        help="verify J problem files at once, in forked processes (default: 1)")
+    verify.add_argument("--json", action="store_true", help="print the verdicts as JSON")
+    verify.set_defaults(run=_verify)
 
 
 def _verify(args: argparse.Namespace) -> int:
@@ -163,6 +143,28 @@ def _verify(args: argparse.Namespace) -> int:
     else:
         print(f"{solved}/{len(args.instances)} instances solved")
     return 0 if solved == len(args.instances) else 1
+
+
+def _add_run(commands: argparse._SubParsersAction) -> None:
+    from stratpol.evaluation.protocol import TIE_BREAKS
+
+    run = commands.add_parser("run", help="follow a rule policy on one instance and print the plan")
+    run.add_argument("policy", help="policy file (readable or dlplan format)")
+    run.add_argument("--domain", required=True, help="domain name or domain.pddl")
+    run.add_argument("problem", help="PDDL problem file")
+    run.add_argument("--tie-break", choices=TIE_BREAKS, default="random",
+                     help="among several compatible successors: by action name, at random (seeded; the "
+                          "default), or of the earliest rule that accepts one (rule-order)")
+    run.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the tie-break (default: 0)")
+    run.add_argument("--step-bound", type=options.positive_int, metavar="N", help="give up after N steps (default: 10 * objects + 100)")
+    run.add_argument("--sketch-width", type=options.sketch_width, default=0, metavar="K",
+                     help="follow the policy as a sketch: where it has no compatible successor, IW(1..K) looks "
+                          "for a state it accepts, as the GENEX paper's Table 3 does with K = 2 (default: 0, off)")
+    run.add_argument("--out", metavar="FILE", help="also write the plan as an IPC plan file")
+    run.add_argument("--explain", action="store_true",
+                     help="on a failed run, print the features in the last state and what each applicable action "
+                          "would change in them, with whether a rule accepts it")
+    run.set_defaults(run=_run)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -197,6 +199,20 @@ def _run(args: argparse.Namespace) -> int:
     if args.out:
         write_plan(args.out, outcome.plan, outcome.cost)
     return 0
+
+
+def _add_accepts(commands: argparse._SubParsersAction) -> None:
+    accepts = commands.add_parser("accepts", help="which steps of a planner's plans a rule policy accepts (and what "
+                                                  "the others change): features and rankings tried before learning")
+    accepts.add_argument("policy", help="policy file (readable or dlplan format)")
+    accepts.add_argument("--domain", required=True, help="domain name or domain.pddl")
+    accepts.add_argument("instances", nargs="+", metavar="INSTANCE", help="PDDL problem files")
+    accepts.add_argument("--planner", default="astar-lmcut", metavar="NAME",
+                         help="the planner whose plans are judged, as a learning entry's teacher (default: "
+                              "astar-lmcut); plans are kept in the learner's plan cache")
+    accepts.add_argument("--time-limit", type=float, default=60.0, metavar="S",
+                         help="per plan (default: 60)")
+    accepts.set_defaults(run=_accepts)
 
 
 def _accepts(args: argparse.Namespace) -> int:

@@ -62,7 +62,8 @@ def ipc2023_track(benchmarks: Path, out: Path, policies: Path, limits: Limits, d
     if run:
         ipc2023_benchmark(benchmarks, out, domains, levels, methods, policies, limits, jobs, progress,
                           models=grid_models(grid, domains, methods, restore=progress), retry_unsolved=retry_unsolved)
-    shown_domains, shown_levels, shown = table_scope(benchmarks, out, domains, levels, methods, grid is not None, limits)
+    shown_domains, shown_levels, shown = table_scope(benchmarks, out, domains, levels, methods, grid is not None,
+                                                     limits)
     records = ipc2023_benchmark(benchmarks, out, shown_domains, shown_levels, shown, policies, limits, run=False,
                                 models=grid_models(grid, shown_domains, shown))
     shown = [m for m in shown if m in methods or any(r.method == m for r in records)]
