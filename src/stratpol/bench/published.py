@@ -1,8 +1,7 @@
 """Published numbers as data (the CSV files in `data/`), and the GENEX paper's tables (Bonet &
 Geffner, KR 2025) read from them: Table 1 (the domains WRAPPER learns), Table 2 (those where it
 found no policy, with the reason) and Table 3 (coverage on the test sets). `stratpol bench
-learning` and `bench testing`
-print them under our rows."""
+learning` and `bench testing` print them under our rows."""
 
 from __future__ import annotations
 
