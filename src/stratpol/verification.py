@@ -4,11 +4,14 @@ Theorem 1 of the GENEX paper: a policy solves an instance iff, over every state 
 following any compatible transition from the initial state, each non-goal state has a
 compatible successor (closed), no state is a dead end (safe), and there is no cycle (acyclic).
 Every compatible successor is explored, not one chosen; a failure comes with a witness path.
+Where that is too many states, `verify_by_runs` follows the policy instead, choosing at random among
+the compatible successors: evidence on the runs made, not a proof, and said so in the verdict.
 """
 
 from __future__ import annotations
 
 import enum
+import random
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
@@ -35,15 +38,22 @@ class Verification:
     witness: tuple[State, ...]
     states: int
     renamed: bool = False  # states counted up to renamings of interchangeable objects
+    runs: int = 0  # 0: every policy-reachable state explored; else the verdict of this many sampled runs
 
     def to_json(self) -> dict:
         """The verdict as JSON values; the witness as its length in steps."""
         return {"instance": self.instance, "solved": self.solved,
                 "failure": None if self.failure is None else self.failure.value, "states": self.states,
-                "witness_steps": max(len(self.witness) - 1, 0), "up_to_renaming": self.renamed}
+                "witness_steps": max(len(self.witness) - 1, 0), "up_to_renaming": self.renamed,
+                "tested_by_runs": self.runs}
 
     def describe(self) -> str:
         renamed = " up to renaming" if self.renamed else ""
+        if self.runs:
+            if self.solved:
+                return f"{self.instance}: solved in {self.runs} of {self.runs} runs ({self.states:,} states seen)"
+            return (f"{self.instance}: {self.failure.value} after {len(self.witness) - 1} steps of a run "
+                    f"({self.states:,} states seen in the runs)")
         if self.solved:
             return f"{self.instance}: solved ({self.states:,} policy-reachable states{renamed})"
         return (f"{self.instance}: {self.failure.value} after {len(self.witness) - 1} steps ({self.states:,} states "
@@ -132,6 +142,44 @@ def verify(instance: Instance, compatible: CompatibleSuccessors, max_states: int
         return Verification(instance.source_name, True, None, (), len(done), canonical is not None)
     finally:
         finish_status(progress, stage)
+
+
+def verify_by_runs(instance: Instance, compatible: CompatibleSuccessors, runs: int, seed: int = 0,
+                 step_bound: int | None = None, dead_end_time_limit: float = 10.0,
+                 is_dead_end: Callable[[State], bool] | None = None) -> Verification:
+    """`runs` walks from the initial state, each taking one of the compatible successors at random
+    (seeded by `seed` and the instance's name), until a goal or the first failure, whose witness is
+    the run: no compatible successor (a dead end where proven), a state the run was in before, or
+    more than `step_bound` steps (default: 10 an object, plus 1,000). With `is_dead_end`, the
+    witness ends at the first dead end on it, as in `verify`."""
+    chooser = random.Random(f"{seed}:{instance.source_name}")
+    bound = 10 * len(instance.objects) + 1000 if step_bound is None else step_bound
+    seen: set[State] = set()
+
+    def failed(failure: Failure, path: list[State]) -> Verification:
+        witness = tuple(path)
+        if is_dead_end is not None:
+            first_dead = _first_dead_end(witness, is_dead_end, known_dead=failure is Failure.DEAD_END)
+            if first_dead is not None:
+                failure, witness = Failure.DEAD_END, witness[:first_dead + 1]
+        return Verification(instance.source_name, False, failure, witness, len(seen), runs=runs)
+
+    for _ in range(runs):
+        path = [instance.initial_state]
+        visited = {path[0]}
+        while not instance.is_goal(path[-1]):
+            targets = [s.state for s in compatible(path[-1])]
+            if not targets:
+                dead = solvability(instance, path[-1], time_limit=dead_end_time_limit) is Solvability.DEAD_END
+                seen.update(visited)
+                return failed(Failure.DEAD_END if dead else Failure.NOT_CLOSED, path)
+            path.append(targets[chooser.randrange(len(targets))])
+            if path[-1] in visited or len(path) > bound:
+                seen.update(visited)
+                return failed(Failure.CYCLE if path[-1] in visited else Failure.LIMIT, path)
+            visited.add(path[-1])
+        seen.update(visited)
+    return Verification(instance.source_name, True, None, (), len(seen), runs=runs)
 
 
 def _first_dead_end(witness: Sequence[State], is_dead_end: Callable[[State], bool], known_dead: bool) -> int | None:

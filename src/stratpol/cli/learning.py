@@ -74,9 +74,7 @@ def _learn(args: argparse.Namespace) -> int:
         print(f"# termination: {result.certificate.describe()}")
         print()
         print(result.statistics.describe())
-        renamed = result.statistics.renamed
-        print(f"# verified on all {len(result.verifications)} training instances"
-              + (f"; {renamed} more are renamings of them" if renamed else ""))
+        print(f"# {result.describe_verification()}")
     save_policy(args.out, result.policy, Vocabulary(domain))
     return 0
 

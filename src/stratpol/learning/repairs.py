@@ -33,6 +33,8 @@ def repair(example: Example, number: int, check: Verification, rows: FeatureRows
         if advice.verdict is Solvability.UNKNOWN:
             raise LearningFailure(f"{example.instance.source_name}: a state could be neither solved nor proven "
                                   "a dead end")
+    elif check.failure is Failure.LIMIT and check.runs:
+        raise LearningFailure(f"{example.instance.source_name}: a test run passed {len(check.witness) - 1:,} steps")
     elif check.failure is Failure.LIMIT:
         renamed = " up to renaming" if check.renamed else ""
         raise LearningFailure(f"{example.instance.source_name}: verification passed {max_states:,} "

@@ -88,6 +88,18 @@ class WrapperResult:
     def __post_init__(self) -> None:
         object.__setattr__(self, "certificate", lowest_stratification(self.policy))
 
+    def describe_verification(self) -> str:
+        """How the policy was judged on the training instances: verified on every policy-reachable
+        state, or (where there were too many) tested by runs; renamings left out."""
+        tested = [v for v in self.verifications if v.runs]
+        renamed = f"; {self.statistics.renamed} more are renamings of them" if self.statistics.renamed else ""
+        if not tested:
+            return f"verified on all {len(self.verifications)} training instances{renamed}"
+        runs = sorted({v.runs for v in tested})
+        return (f"verified on {len(self.verifications) - len(tested)} training instances and tested by "
+                f"{'/'.join(map(str, runs))} runs on {len(tested)} with too many states to verify "
+                f"({', '.join(v.instance for v in tested)}){renamed}")
+
     def to_json(self) -> dict:
         """The policy (readable text, features, rules), its termination certificate, the statistics."""
         return {"domain": self.policy.domain, "policy": format_policy(self.policy),

@@ -18,6 +18,7 @@ STRATEGIES = ("S1", "S2", "grow")
 INSTANCE_ORDERS = ("longest", "shortest")
 RANKINGS = ("chains", "lexicographic")
 VERIFY_STATES = 200_000  # policy-reachable states of one training instance that verification explores
+VERIFY_RUNS = 50  # runs that test a training instance with more policy-reachable states than that
 
 
 @dataclass(frozen=True)
@@ -25,7 +26,8 @@ class LearningSettings:
     """How WRAPPER learns one domain: the fields of `learning_settings.toml`'s entries, of a grid's
     `[rules]` table, and the options of `stratpol learn` that override a domain's entry. The
     paper's settings come first (`PAPER_SETTINGS`); each later one is off by default and named in
-    experiments/README.md with the domain that needs it."""
+    experiments/README.md with the domain that needs it, but `verify_runs`, which acts only where
+    the paper's learner stops."""
 
     grammar: str = parameter("default", "feature grammar: a name in feature_grammars/ or a path", None, "NAME")
     teacher: str = parameter("lapkt-siw+bfws", "planner for example plans and repairs; a+b asks b where a finds "
@@ -39,7 +41,12 @@ class LearningSettings:
     dead_ends: bool = parameter(False, "find the first dead end a policy walks into in verification, so that a "
                                 "repair marks the transition into it as bad (domains with dead ends)")
     verify_states: int = parameter(VERIFY_STATES, "the most policy-reachable states verification explores on one "
-                                   "training instance; past it learning stops", at_least(1), "N")
+                                   "training instance; past it the instance is tested by runs (--verify-runs), or "
+                                   "with none learning stops (the paper)", at_least(1), "N")
+    verify_runs: int = parameter(VERIFY_RUNS, "seeded runs with random tie-breaks that test a training instance "
+                                 "where verification passes --verify-states, each failing run repaired as a "
+                                 "verification's witness; 0: learning stops there, as the paper's learner",
+                                 at_least(0), "N")
     ranking: str = parameter("chains", "chains: features a chain makes monotone (the paper); lexicographic: each "
                              "feature monotone over the good transitions no earlier one changes, as the checker "
                              "ranks (where a feature is monotone only once those above it are settled)",
@@ -75,6 +82,7 @@ class LearningSettings:
         extras += f", teacher time limit {self.teacher_time_limit:g} s" if self.teacher_time_limit != 60 else ""
         extras += ", features ranked lexicographically" if self.ranking == "lexicographic" else ""
         extras += f", verification up to {self.verify_states:,} states" if self.verify_states != VERIFY_STATES else ""
+        extras += f", {self.verify_runs} test runs past it" if self.verify_runs != VERIFY_RUNS else ""
         extras += ", conditions on raised features kept" if self.keep_raise_conditions else ""
         extras += ", verification over renamings" if self.symmetry else ""
         extras += ", one instance per class of renamed instances" if self.distinct_instances else ""

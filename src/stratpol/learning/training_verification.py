@@ -11,19 +11,22 @@ from stratpol.planning import Instance, State
 from stratpol.planning.dead_ends import is_dead_end
 from stratpol.planning.symmetry import canonical_key
 from stratpol.progress import finish_status, report_status
-from stratpol.verification import Verification, verify
+from stratpol.verification import Failure, Verification, verify, verify_by_runs
 
 
 @dataclass
 class TrainingVerifier:
     """How WRAPPER verifies a policy on one training instance: up to `max_states` policy-reachable
-    states; with `dead_ends`, the first proven dead end on a witness ends it (memoised per
-    state); with `symmetry`, one state per renaming of interchangeable objects."""
+    states, and past them `runs` seeded runs with random tie-breaks (`verify_by_runs`; none: the
+    verdict is the state limit); with `dead_ends`, the first proven dead end on a witness ends it
+    (memoised per state); with `symmetry`, one state per renaming of interchangeable objects."""
 
     max_states: int
     dead_ends: bool = False
     symmetry: bool = False
     dead_end_time_limit: float = 10.0
+    runs: int = 0
+    seed: int = 0
     _dead: dict[State, bool] = field(default_factory=dict, repr=False)
     _keys: dict[Instance, Callable[[State], Hashable] | None] = field(default_factory=dict, repr=False)
 
@@ -33,9 +36,15 @@ class TrainingVerifier:
         test = self._is_dead_end(instance) if self.dead_ends else None
         if self.symmetry and instance not in self._keys:
             self._keys[instance] = canonical_key(instance)
-        return verify(instance, evaluator.on(instance).compatible_successors,
-                      max_states=self.max_states,
-                      is_dead_end=test, canonical=self._keys.get(instance), progress=progress)
+        compatible = evaluator.on(instance).compatible_successors
+        verdict = verify(instance, compatible, max_states=self.max_states,
+                         is_dead_end=test, canonical=self._keys.get(instance), progress=progress)
+        if verdict.failure is not Failure.LIMIT or not self.runs:
+            return verdict
+        progress(f"{instance.source_name}: more than {self.max_states:,} policy-reachable states; "
+                 f"testing by {self.runs} runs")
+        return verify_by_runs(instance, compatible, self.runs, self.seed, dead_end_time_limit=self.dead_end_time_limit,
+                              is_dead_end=test)
 
     def _is_dead_end(self, instance: Instance) -> Callable[[State], bool]:
         def test(state: State) -> bool:

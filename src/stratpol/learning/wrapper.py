@@ -69,7 +69,8 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, settings
         grammar = dataclasses.replace(grammar, time_limit=pool_time_limit)
     statistics = LearningStatistics(strategy=settings.strategy)
     saved = None if checkpoint is None else read_checkpoint(checkpoint)
-    verifier = TrainingVerifier(settings.verify_states, settings.dead_ends, settings.symmetry)
+    verifier = TrainingVerifier(settings.verify_states, settings.dead_ends, settings.symmetry,
+                                runs=settings.verify_runs, seed=seed)
     run = _Run(settings, vocabulary, teacher, verifier, seed, simplify, statistics, progress,
                None if time_limit is None else time.perf_counter() + time_limit)
     try:
