@@ -431,9 +431,16 @@ def test_a_child_killed_for_memory_is_one_line_not_a_traceback(tmp_path, monkeyp
     assert error.startswith("stratpol: dlplan's feature generation ended without a result (exit code -9")
 
 
+def test_learn_says_which_training_instances_runs_tested_instead_of_verification(tmp_path):
+    run = stratpol("learn", "gripper", "--verify-states", "300", "--verify-runs", "5", "--json")
+    assert run.returncode == 0, run.stderr
+    verdicts = {v["instance"]: v["tested_by_runs"] for v in json.loads(run.stdout)["verifications"]}
+    assert 5 in verdicts.values() and 0 in verdicts.values()
+
+
 def test_a_failed_learning_run_shows_its_last_policy_on_stderr_and_writes_nothing(tmp_path):
     out = tmp_path / "gripper.policy"
-    run = stratpol("learn", "gripper", "--verify-states", "5", "--out", out)
+    run = stratpol("learn", "gripper", "--verify-states", "5", "--verify-runs", "0", "--out", out)
     assert run.returncode == 1 and run.stdout == "" and not out.exists()
     lines = run.stderr.splitlines()
     shown = lines.index("# the last policy GENEX found (certified, not verified on all training instances):")

@@ -8,7 +8,7 @@ import pytest
 from stratpol.features import Vocabulary, load_grammar
 from stratpol.features.pool import generate_pool
 from stratpol.learning.examples import Example
-from stratpol.learning.repairs import repair
+from stratpol.learning.repairs import Repair, repair
 from stratpol.learning.result import LearningFailure
 from stratpol.learning.rows import FeatureRows
 from stratpol.learning.teacher import Teacher
@@ -78,3 +78,22 @@ def test_where_the_teachers_step_is_a_twin_of_a_bad_one_another_step_is_taken_or
     with pytest.raises(LearningFailure, match="every step the teacher could take from a state leads where the "
                                               "policy is to keep out"):
         repair(example, 0, Verification(instance.name, False, Failure.NOT_CLOSED, (start,), 1), rows, teacher, 100)
+
+
+
+def test_a_state_the_teacher_cannot_decide_in_its_time_is_avoided_not_fatal(tmp_path):
+    domain = Domain(DATA / "gripper-oneway.pddl")
+    instance = oneway_instance(domain, 10)  # ten balls: a dead end the proof cannot show in a microsecond
+    vocabulary = Vocabulary(domain)
+    bridge = vocabulary.bridge(instance)
+    start = instance.initial_state
+    rows = FeatureRows(generate_pool(vocabulary, [(bridge, start)], load_grammar("default")))
+    example = Example(instance, bridge, [rows.row(0, bridge, start)])
+    example.restart()
+    picked = _successor(instance, start, "(pick")
+    hurried = Teacher("siw", time_limit=1e-6, cache_dir=tmp_path)  # no plan and no proof in its time
+    check = Verification(instance.name, False, Failure.NOT_CLOSED, (start, picked), 2)
+    assert repair(example, 0, check, rows, hurried, 100) is Repair.UNDECIDED
+    assert example.bad == [(rows.row(0, bridge, start), rows.row(0, bridge, picked))]
+    with pytest.raises(LearningFailure, match="the initial state could be neither solved nor proven a dead end"):
+        repair(example, 0, Verification(instance.name, False, Failure.NOT_CLOSED, (start,), 1), rows, hurried, 100)

@@ -1,9 +1,11 @@
 """WRAPPER's repairs: where verification finds a state the policy is not closed on, the teacher's
 step from it becomes a good transition; where the policy walks into a dead end, its step there
-becomes a bad one."""
+becomes a bad one. A state the teacher can neither plan from nor prove a dead end within its time
+is undecided: the step into it becomes a bad one too, so that learning goes on without it."""
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable
 
 from stratpol.learning.examples import Example
@@ -15,10 +17,16 @@ from stratpol.planning.dead_ends import Solvability
 from stratpol.verification import Failure, Verification
 
 
+class Repair(enum.Enum):
+    GOOD = "good"  # the teacher's step from a state the policy is not closed on
+    BAD = "bad"  # the policy's step into a dead end
+    UNDECIDED = "undecided"  # the policy's step into a state the teacher could not decide
+
+
 def repair(example: Example, number: int, check: Verification, rows: FeatureRows, teacher: Teacher,
-           max_states: int) -> None:
+           max_states: int) -> Repair:
     """Add the good or bad transition that the verification's witness asks for (a LearningFailure
-    where there is none to add). `number` is the example's instance number in `rows`."""
+    where there is none to add), and say which. `number` is the example's instance number in `rows`."""
     path = [rows.row(number, example.bridge, s) for s in check.witness]
     if check.failure is Failure.NOT_CLOSED:
         state = check.witness[-1]
@@ -29,10 +37,13 @@ def repair(example: Example, number: int, check: Verification, rows: FeatureRows
                 target = _step_avoiding(example, number, state, rows, teacher)
             example.good.append((path[-1], target))
             example.relevant.append(path[-1])
-            return
+            return Repair.GOOD
         if advice.verdict is Solvability.UNKNOWN:
-            raise LearningFailure(f"{example.instance.source_name}: a state could be neither solved nor proven "
-                                  "a dead end")
+            if len(path) < 2:
+                raise LearningFailure(f"{example.instance.source_name}: the initial state could be neither solved "
+                                      "nor proven a dead end")
+            _avoid(example, path)
+            return Repair.UNDECIDED
     elif check.failure is Failure.LIMIT and check.runs:
         raise LearningFailure(f"{example.instance.source_name}: a test run passed {len(check.witness) - 1:,} steps")
     elif check.failure is Failure.LIMIT:
@@ -43,6 +54,12 @@ def repair(example: Example, number: int, check: Verification, rows: FeatureRows
         raise LearningFailure(f"{example.instance.source_name}: verification ended with {check.failure.value}")
     if len(path) < 2:
         raise LearningFailure(f"{example.instance.source_name}: the initial state is a dead end")
+    _avoid(example, path)
+    return Repair.BAD
+
+
+def _avoid(example: Example, path: list[int]) -> None:
+    """The last step of the witness `path` (rows) becomes a bad transition."""
     example.bad.append((path[-2], path[-1]))
     example.relevant.extend(r for r in path[:-1] if r not in example.relevant)
 

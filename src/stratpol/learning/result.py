@@ -53,6 +53,7 @@ class LearningStatistics:
     last_inner: int = 0  # Inner*
     teacher_calls: int = 0
     renamed: int = 0  # instances left out as renamings of others (their verdicts are those of the others)
+    undecided: int = 0  # states the teacher could neither plan from nor prove dead ends: steps into them avoided
     seconds: dict[str, float] = field(default_factory=dict)
 
     def add_time(self, phase: str, started: float) -> None:
@@ -66,12 +67,13 @@ class LearningStatistics:
         """Two comment lines: the counts of Table 1, then the seconds per phase."""
         left_out = f" ({self.dropped} without a teacher plan dropped)" if self.dropped else ""
         left_out += f" ({self.renamed} renamings of these left out)" if self.renamed else ""
+        undecided = f"; {self.undecided} undecided states avoided" if self.undecided else ""
         phases = ", ".join(f"{phase} {seconds:.2f} s" for phase, seconds in self.seconds.items())
         return (f"# {self.instances} instances{left_out}, {self.states:,} states, pool {self.pool:,} features "
                 f"({self.pool_generation.describe()}), strategy {self.strategy}, {self.outer_iterations} outer / "
                 f"{self.inner_iterations} inner iterations; last: |Q'| = {self.last_subset}, inner* = "
                 f"{self.last_inner}, |X+| = {self.good}, |X-| = {self.bad}, |H| = {self.requirements}; "
-                f"{self.teacher_calls} teacher calls\n# time: {phases}, total {self.total_seconds:.2f} s")
+                f"{self.teacher_calls} teacher calls{undecided}\n# time: {phases}, total {self.total_seconds:.2f} s")
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ from stratpol.learning.examples import Example, subset_problem, teacher_plans
 from stratpol.learning.genex import GenexFailure, genex, lexicographic_genex
 from stratpol.learning.genex_policy import genex_policy
 from stratpol.learning.hitting_set import Requirement
-from stratpol.learning.repairs import repair
+from stratpol.learning.repairs import Repair, repair
 from stratpol.learning.result import (
     LearningFailure,
     LearningInterrupted,
@@ -251,7 +251,11 @@ def _inner_loop(examples: list[Example], subset: list[int], rows: FeatureRows, r
             check = run.verifier.verify(examples[number].instance, evaluator)
             if not check.solved:
                 repaired = True
-                repair(examples[number], number, check, rows, run.teacher, run.settings.verify_states)
+                made = repair(examples[number], number, check, rows, run.teacher, run.settings.verify_states)
+                if made is Repair.UNDECIDED:
+                    statistics.undecided += 1
+                    progress(f"{examples[number].instance.source_name}: the teacher could neither plan from a state "
+                             f"nor prove it a dead end; the step into it is avoided")
         statistics.add_time("verification", started)
         if not repaired:
             return policy
