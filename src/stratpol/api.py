@@ -5,7 +5,6 @@ the domain's vocabulary itself."""
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -16,6 +15,7 @@ from stratpol.features.policy_evaluator import PolicyEvaluator
 from stratpol.generation import domain_folder, find_domain
 from stratpol.planning import Domain, Instance
 from stratpol.policy import Policy
+from stratpol.provenance import content_hash
 from stratpol.termination import StratificationResult, stratification_certificate
 from stratpol.verification import Verification
 
@@ -78,6 +78,6 @@ def evaluate(policy: Policy, domain: str, settings: ScalingSettings = ScalingSet
 
     folder = domain_folder(domain)
     follower = RulePolicy(policy, Vocabulary(folder.domain), tie_break, seed)
-    source = follower.source(hashlib.sha256(format_policy(policy).encode()).hexdigest())
+    source = follower.source(content_hash(format_policy(policy)))  # as `stratpol evaluate` names its saved file
     return scaling_evaluation(follower, folder, settings, None if out is None else Path(out), progress=progress,
                               source=source)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from stratpol.cache import cache_root
 from stratpol.features import Vocabulary, load_grammar
-from stratpol.generation import domain_folder, find_domain
+from stratpol.generation import domain_folder, find_domain, names_a_domain_file
 from stratpol.learning.result import WrapperResult
 from stratpol.learning.settings import LearningSettings, learning_settings
 from stratpol.learning.training import default_training_texts, domain_file_near, problem_files
@@ -26,7 +26,7 @@ def learning_domain(domain: str | Path | Domain, instances: TrainingSet | None =
     its folder and the folder above ("ipc2023/spanner"); a registry name with problem files takes
     the domain.pddl in their folder or up to two folders above it (the layout of the IPC and gp2024
     sets), and is the settings name itself."""
-    if isinstance(domain, Domain) or str(domain).endswith(".pddl") or Path(str(domain)).is_file():
+    if names_a_domain_file(domain):
         resolved = find_domain(domain)
         folder = resolved.path.resolve().parent
         return resolved, f"{folder.parent.name}/{folder.name}"

@@ -101,12 +101,8 @@ def verify(instance: Instance, compatible: CompatibleSuccessors, max_states: int
         return None
 
     def _failed(failure: Failure, extra: tuple[State, ...] = ()) -> Verification:
-        witness = tuple(path) + extra
-        if is_dead_end is not None:
-            first_dead = _first_dead_end(witness, is_dead_end, known_dead=failure is Failure.DEAD_END)
-            if first_dead is not None:
-                failure, witness = Failure.DEAD_END, witness[:first_dead + 1]
-        return Verification(instance.source_name, False, failure, witness, len(done) + len(on_path), canonical is not None)
+        return _failure_verdict(instance, failure, tuple(path) + extra, is_dead_end, len(done) + len(on_path),
+                                renamed=canonical is not None)
 
     stage, steps = f"verifying {instance.name}, states", 0
     try:
@@ -145,8 +141,9 @@ def verify(instance: Instance, compatible: CompatibleSuccessors, max_states: int
 
 
 def verify_by_runs(instance: Instance, compatible: CompatibleSuccessors, runs: int, seed: int = 0,
-                 step_bound: int | None = None, dead_end_time_limit: float = 10.0,
-                 is_dead_end: Callable[[State], bool] | None = None) -> Verification:
+                   step_bound: int | None = None, dead_end_time_limit: float = 10.0,
+                   is_dead_end: Callable[[State], bool] | None = None,
+                   progress: Callable[[str], None] = lambda message: None) -> Verification:
     """`runs` walks from the initial state, each taking one of the compatible successors at random
     (seeded by `seed` and the instance's name), until a goal or the first failure, whose witness is
     the run: no compatible successor (a dead end where proven), a state the run was in before, or
@@ -155,31 +152,48 @@ def verify_by_runs(instance: Instance, compatible: CompatibleSuccessors, runs: i
     chooser = random.Random(f"{seed}:{instance.source_name}")
     bound = 10 * len(instance.objects) + 1000 if step_bound is None else step_bound
     seen: set[State] = set()
+    stage = f"testing {instance.name} by runs"
+    try:
+        for number in range(runs):
+            report_status(progress, stage, number, runs)
+            path = [instance.initial_state]
+            failure = _run_failure(instance, compatible, path, chooser, bound, dead_end_time_limit)
+            seen.update(path)
+            if failure is not None:
+                return _failure_verdict(instance, failure, tuple(path), is_dead_end, len(seen), runs=runs)
+        return Verification(instance.source_name, True, None, (), len(seen), runs=runs)
+    finally:
+        finish_status(progress, stage)
 
-    def failed(failure: Failure, path: list[State]) -> Verification:
-        witness = tuple(path)
-        if is_dead_end is not None:
-            first_dead = _first_dead_end(witness, is_dead_end, known_dead=failure is Failure.DEAD_END)
-            if first_dead is not None:
-                failure, witness = Failure.DEAD_END, witness[:first_dead + 1]
-        return Verification(instance.source_name, False, failure, witness, len(seen), runs=runs)
 
-    for _ in range(runs):
-        path = [instance.initial_state]
-        visited = {path[0]}
-        while not instance.is_goal(path[-1]):
-            targets = [s.state for s in compatible(path[-1])]
-            if not targets:
-                dead = solvability(instance, path[-1], time_limit=dead_end_time_limit) is Solvability.DEAD_END
-                seen.update(visited)
-                return failed(Failure.DEAD_END if dead else Failure.NOT_CLOSED, path)
-            path.append(targets[chooser.randrange(len(targets))])
-            if path[-1] in visited or len(path) > bound:
-                seen.update(visited)
-                return failed(Failure.CYCLE if path[-1] in visited else Failure.LIMIT, path)
-            visited.add(path[-1])
-        seen.update(visited)
-    return Verification(instance.source_name, True, None, (), len(seen), runs=runs)
+def _run_failure(instance: Instance, compatible: CompatibleSuccessors, path: list[State], chooser: random.Random,
+                 bound: int, dead_end_time_limit: float) -> Failure | None:
+    """Extend `path` by random compatible steps to a goal (None) or to how the run failed."""
+    visited = set(path)
+    while not instance.is_goal(path[-1]):
+        targets = [s.state for s in compatible(path[-1])]
+        if not targets:
+            dead = solvability(instance, path[-1], time_limit=dead_end_time_limit) is Solvability.DEAD_END
+            return Failure.DEAD_END if dead else Failure.NOT_CLOSED
+        path.append(targets[chooser.randrange(len(targets))])
+        if path[-1] in visited:
+            return Failure.CYCLE
+        if len(path) > bound:
+            return Failure.LIMIT
+        visited.add(path[-1])
+    return None
+
+
+def _failure_verdict(instance: Instance, failure: Failure, witness: tuple[State, ...],
+                     is_dead_end: Callable[[State], bool] | None, states: int, renamed: bool = False,
+                     runs: int = 0) -> Verification:
+    """The verdict of a failure with its witness, which ends at the first dead end on it where
+    `is_dead_end` finds one (the state the policy walked into)."""
+    if is_dead_end is not None:
+        first_dead = _first_dead_end(witness, is_dead_end, known_dead=failure is Failure.DEAD_END)
+        if first_dead is not None:
+            failure, witness = Failure.DEAD_END, witness[:first_dead + 1]
+    return Verification(instance.source_name, False, failure, witness, states, renamed, runs)
 
 
 def _first_dead_end(witness: Sequence[State], is_dead_end: Callable[[State], bool], known_dead: bool) -> int | None:

@@ -70,7 +70,7 @@ def console_main() -> int:
     from stratpol.processes.supervisor import run_supervised
     from stratpol.processes.workers import can_fork_here
 
-    if len(sys.argv) < 2 or sys.argv[1] in ("-h", "--help", "--version") or not can_fork_here():
+    if not can_fork_here():
         return main()
     return run_supervised(main, _say_interrupted)
 

@@ -30,19 +30,15 @@ def _add_check(commands: argparse._SubParsersAction) -> None:
 def _check(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from stratpol.policy.files import is_dlplan_text, read_policy_file
+    from stratpol.api import read_policy
+    from stratpol.policy.files import is_dlplan_text
     from stratpol.policy.text import format_rule
     from stratpol.termination import sieve, stratification_certificate
 
     path = Path(args.policy)
-    factory = None
-    if args.domain is not None:  # dlplan's format needs the domain's vocabulary to read its features
-        from stratpol.features import Vocabulary
-
-        factory = Vocabulary(find_domain(args.domain)).factory
-    elif path.is_file() and is_dlplan_text(path.read_text()):
+    if args.domain is None and path.is_file() and is_dlplan_text(path.read_text()):
         raise InputError("a policy in dlplan's format is read with its domain's vocabulary: give --domain", path)
-    policy = read_policy_file(path, factory)
+    policy = read_policy(path, args.domain)  # dlplan's format needs the domain's vocabulary to read its features
     result = stratification_certificate(policy, k=args.k)
     print(f"{path}: {result.describe()}")
     if result.stratified:

@@ -87,12 +87,16 @@ def domain_folder(name: str) -> DomainFolder:
     return _folder(name, path)
 
 
+def names_a_domain_file(domain: str | Path | Domain) -> bool:
+    """Whether `domain` is a parsed domain or the path of a PDDL file rather than a registry name."""
+    return isinstance(domain, Domain) or str(domain).endswith(".pddl") or Path(str(domain)).is_file()
+
+
 def find_domain(domain: str | Path | Domain) -> Domain:
     """A domain by registry name, by the path of its PDDL file, or as it is."""
     if isinstance(domain, Domain):
         return domain
-    text = str(domain)
-    return Domain(text) if text.endswith(".pddl") or Path(text).is_file() else domain_folder(text).domain
+    return Domain(str(domain)) if names_a_domain_file(domain) else domain_folder(str(domain)).domain
 
 
 @functools.lru_cache(maxsize=None)

@@ -44,7 +44,7 @@ class TrainingVerifier:
         progress(f"{instance.source_name}: more than {self.max_states:,} policy-reachable states; "
                  f"testing by {self.runs} runs")
         return verify_by_runs(instance, compatible, self.runs, self.seed, dead_end_time_limit=self.dead_end_time_limit,
-                              is_dead_end=test)
+                              is_dead_end=test, progress=progress)
 
     def _is_dead_end(self, instance: Instance) -> Callable[[State], bool]:
         def test(state: State) -> bool:

@@ -86,15 +86,15 @@ def _child(command: Callable[[], int]) -> int:
 def _kill_tree(pid: int) -> None:
     """SIGKILL for `pid` and every process it started (workers, planners in sessions of their own)."""
     try:
-        descendants = psutil.Process(pid).children(recursive=True)
-    except psutil.NoSuchProcess:
-        descendants = []
-    for process in [psutil.Process(pid) if psutil.pid_exists(pid) else None, *descendants]:
-        if process is not None:
-            try:
-                process.kill()
-            except psutil.NoSuchProcess:
-                pass
+        command = psutil.Process(pid)
+        victims = [command, *command.children(recursive=True)]
+    except psutil.NoSuchProcess:  # ended meanwhile: the wait reaps it
+        return
+    for process in victims:
+        try:
+            process.kill()
+        except psutil.NoSuchProcess:
+            pass
 
 
 def _signal(pid: int, number: int) -> None:
