@@ -442,8 +442,58 @@ def test_a_failed_learning_run_shows_its_last_policy_on_stderr_and_writes_nothin
     out = tmp_path / "gripper.policy"
     run = stratpol("learn", "gripper", "--verify-states", "5", "--verify-runs", "0", "--out", out)
     assert run.returncode == 1 and run.stdout == "" and not out.exists()
+    assert not (tmp_path / "gripper.learned.json").exists()
     lines = run.stderr.splitlines()
     shown = lines.index("# the last policy GENEX found (certified, not verified on all training instances):")
     assert lines[shown + 1] == "# stratpol policy" and any(" -> " in line for line in lines[shown:])
-    assert lines[-1] == "stratpol: learning failed: gripper-6: verification passed 5 policy-reachable states " \
-                        "(--verify-states)"
+    # gripper has no entry: each entry of the portfolio was tried, and each reason is given
+    assert lines[-1].startswith("stratpol: learning failed: no portfolio entry learned a policy (paper: gripper-6: "
+                                "verification passed 5 policy-reachable states (--verify-states); dead-ends: ")
+    assert "; grow: gripper-2: verification passed 5 policy-reachable states up to renaming" in lines[-1]
+    assert lines[-1].endswith("grow-optimal: gripper-2: verification passed 5 policy-reachable states up to "
+                              "renaming (--verify-states))")
+
+
+UNSOLVABLE_GRIPPER = """(define (problem two-rooms-at-once)
+  (:domain gripper)
+  (:objects rooma roomb - room left right - gripper ball1 - ball)
+  (:init (at-robby rooma) (free left) (free right) (at ball1 rooma))
+  (:goal (and (at ball1 rooma) (at ball1 roomb))))
+"""
+
+
+def test_an_unsolvable_training_file_is_left_out_with_its_reason(tmp_path):
+    training = tmp_path / "training"
+    training.mkdir()
+    for balls in (2, 4):
+        name = f"gripper-{balls}.pddl"
+        (training / name).write_text((ROOT / "src/stratpol/domains/gripper/instances" / name).read_text())
+    (training / "two-rooms-at-once.pddl").write_text(UNSOLVABLE_GRIPPER)
+    run = stratpol("learn", ROOT / "src/stratpol/domains/gripper/domain.pddl", "--instances", training,
+                   "--out", tmp_path / "gripper.policy")
+    assert run.returncode == 0, run.stderr
+    reason = "unsolvable: the teacher proves its initial state a dead end"
+    assert f"left out two-rooms-at-once.pddl: {reason}" in run.stderr
+    assert run.stdout.splitlines()[-1] == f"# verified on all 2 training instances; 1 left out " \
+                                          f"(two-rooms-at-once.pddl: {reason})"
+    record = json.loads((tmp_path / "gripper.learned.json").read_text())
+    assert record["files"]["left_out"] == {"two-rooms-at-once.pddl": reason}
+
+
+@pytest.mark.parametrize("given, problem", [
+    ("empty", "empty: no PDDL problem files here"),
+    ("miconic", "p01.pddl: PDDL error (line 2): The type with name \"floor\" is undefined."),
+])
+def test_a_training_set_with_no_problems_or_another_domains_is_one_line_and_exit_2(tmp_path, given, problem):
+    if given == "empty":
+        path = tmp_path / "empty"
+        path.mkdir()
+    else:
+        path = tmp_path / "p01.pddl"
+        path.write_text("(define (problem p01) (:domain miconic)\n (:objects f0 f1 - floor\n"
+                        "  p0 - passenger)\n (:init (lift-at f0)) (:goal (served p0)))\n")
+    run = stratpol("learn", ROOT / "src/stratpol/domains/gripper/domain.pddl", "--instances", path,
+                   "--out", tmp_path / "out.policy")
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr.splitlines() == [f"stratpol: error: {tmp_path}/{problem}"]
+    assert list(tmp_path.glob("out*")) == []

@@ -12,9 +12,9 @@ from stratpol.cache import cache_root
 from stratpol.features import Vocabulary, load_grammar
 from stratpol.generation import domain_folder, find_domain, names_a_domain_file
 from stratpol.learning.result import WrapperResult
-from stratpol.learning.settings import LearningSettings, learning_settings
+from stratpol.learning.portfolio import learn_with_portfolio
+from stratpol.learning.settings import LearningSettings, NamedSettings, learning_configuration
 from stratpol.learning.training import default_training_texts, domain_file_near, problem_files
-from stratpol.learning.wrapper import learn_with_settings
 from stratpol.planning import Domain, Instance
 from stratpol.planning.planners import planner_chain
 
@@ -49,44 +49,54 @@ def training_instances(domain: Domain, name: str, instances: TrainingSet | None 
 
 @dataclass(frozen=True)
 class LearningTask:
-    """What a learning run starts from: the domain, its settings and its training instances, each
-    checked (teacher planners, grammar, problem files) before any work."""
+    """What a learning run starts from: the domain, the settings it tries in turn (one, or the
+    portfolio) and its training instances, each checked (teacher planners, grammars, problem
+    files) before any work."""
 
     domain: Domain
-    settings: LearningSettings
+    configuration: tuple[NamedSettings, ...]
     instances: tuple[Instance, ...]
 
 
 def learning_task(domain: str | Path | Domain, instances: TrainingSet | None = None,
-                  settings: LearningSettings | None = None, seed: int = 0) -> LearningTask:
+                  settings: LearningSettings | Sequence[NamedSettings] | None = None, seed: int = 0,
+                  settings_file: Path | None = None) -> LearningTask:
     """The task of learning `domain` from `instances` (default: small instances from the domain's
-    generator, drawn with `seed`) with `settings` (default: the domain's entry in
-    learning_settings.toml); an unknown planner or grammar, or a bad problem file, fails here."""
+    generator, drawn with `seed`) with `settings`: one LearningSettings, named settings tried in
+    turn, or by default the domain's entry in learning_settings.toml (or `settings_file`), else
+    its portfolio. An unknown planner or grammar, or a bad problem file, fails here."""
     resolved, name = learning_domain(domain, instances)
-    settings = learning_settings(name) if settings is None else settings
-    planner_chain(settings.teacher)
-    load_grammar(settings.grammar)
-    return LearningTask(resolved, settings, tuple(training_instances(resolved, name, instances, seed)))
+    if settings is None:
+        configuration = learning_configuration(name, settings_file)
+    elif isinstance(settings, LearningSettings):
+        configuration = (NamedSettings("given", settings),)
+    else:
+        configuration = tuple(settings)
+    for entry in configuration:
+        planner_chain(entry.settings.teacher)
+        load_grammar(entry.settings.grammar)
+    return LearningTask(resolved, configuration, tuple(training_instances(resolved, name, instances, seed)))
 
 
 def learn(domain: str | Path | Domain | LearningTask, instances: TrainingSet | None = None,
-          settings: LearningSettings | None = None, *, seed: int = 0, time_limit: float | None = None,
-          pool_time_limit: int | None = None, checkpoint: Path | None = None, cache: Path | None = None,
-          progress: Callable[[str], None] = lambda message: None) -> WrapperResult:
+          settings: LearningSettings | Sequence[NamedSettings] | None = None, *, seed: int = 0,
+          time_limit: float | None = None, pool_time_limit: int | None = None, checkpoint: Path | None = None,
+          cache: Path | None = None, progress: Callable[[str], None] = lambda message: None) -> WrapperResult:
     """Learn a general policy for `domain` with GENEX inside WRAPPER.
 
     `domain`: a registry name, a domain.pddl, a Domain, or a LearningTask made already (then no
-    `instances` or `settings`); `instances` and `settings` as `learning_task` takes them; `cache`:
-    where teacher plans and feature pools are kept (default: $STRATPOL_CACHE). The result holds the
-    policy, its termination certificate, the learning statistics and its verification on every
-    training instance; LearningFailure (or LearningTimeout, LearningInterrupted) says why there is
-    none."""
+    `instances` or `settings`); `instances` and `settings` as `learning_task` takes them;
+    `time_limit`: seconds for the whole run, shared by the portfolio's entries; `cache`: where
+    teacher plans and feature pools are kept (default: $STRATPOL_CACHE). The result holds the
+    policy, its termination certificate, the learning statistics, its verification on every
+    training instance and the settings tried (`attempts`, the last of which learned it);
+    LearningFailure (or LearningTimeout, LearningInterrupted) says why there is none."""
     if isinstance(domain, LearningTask):
         if instances is not None or settings is not None:
             raise ValueError("a LearningTask holds its instances and settings already")
         task = domain
     else:
         task = learning_task(domain, instances, settings, seed)
-    return learn_with_settings(list(task.instances), Vocabulary(task.domain), task.settings,
-                               cache_root() if cache is None else cache, seed=seed, time_limit=time_limit,
-                               pool_time_limit=pool_time_limit, checkpoint=checkpoint, progress=progress)
+    return learn_with_portfolio(list(task.instances), Vocabulary(task.domain), task.configuration,
+                                cache_root() if cache is None else cache, seed=seed, time_limit=time_limit,
+                                pool_time_limit=pool_time_limit, checkpoint=checkpoint, progress=progress)

@@ -26,7 +26,9 @@ def _add_learn(commands: argparse._SubParsersAction) -> None:
     levers = [f.name for f in dataclasses.fields(LearningSettings) if f.name not in PAPER_SETTINGS]
     paper = learn.add_argument_group("the GENEX paper's settings, and verification's limit",
                                      "an option left out keeps the domain's entry in "
-                                     "learning_settings.toml, else the paper's default")
+                                     "learning_settings.toml; a domain without one is learned by the "
+                                     "portfolio there, its entries tried in turn, and an option given "
+                                     "applies to each entry")
     add_options(paper, LearningSettings(), exclude=levers, aliases={"teacher": "--planner"}, unset=True)
     beyond = learn.add_argument_group("beyond the paper", "each off by default, or as the domain's entry sets it; "
                                       "experiments/README.md names the domain that needs each")
@@ -36,7 +38,11 @@ def _add_learn(commands: argparse._SubParsersAction) -> None:
     learn.add_argument("--pool-time-limit", type=int, metavar="S",
                        help="seconds for generating the feature pool (default: the grammar's, 14,400)")
     learn.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default: 0)")
-    learn.add_argument("--out", metavar="FILE", help="save the policy (FILE, and FILE.dlplan in dlplan's format)")
+    learn.add_argument("--settings", metavar="FILE", dest="settings_file",
+                       help="a settings file in the format of learning_settings.toml, read instead of it")
+    learn.add_argument("--out", metavar="FILE",
+                       help="save the policy (FILE, and FILE.dlplan in dlplan's format) and its learning record "
+                            "(D.learned.json for FILE D.policy: command, settings, files, time by phase)")
     learn.add_argument("--checkpoint", metavar="FILE",
                        help="keep WRAPPER's strategy, Q' and kept repairs in FILE after each outer iteration, "
                             "and start from there where FILE holds this run's")
@@ -48,14 +54,16 @@ def _learn(args: argparse.Namespace) -> int:
     from stratpol.features import Vocabulary
     from stratpol.learner import learn, learning_domain, learning_task
     from stratpol.learning.result import LearningFailure, LearningInterrupted
-    from stratpol.learning.settings import learning_settings
-    from stratpol.parameters import from_options
-    from stratpol.policy.text import format_policy
+    from stratpol.learning.settings import learning_configuration
 
     domain, name = learning_domain(args.domain, args.instances)
-    settings = from_options(learning_settings(name), args)  # the options given override the domain's entry
-    task = learning_task(domain, args.instances, settings, args.seed)
-    print(f"# {name}: {settings.describe()}", file=sys.stderr)
+    configuration = _with_options(learning_configuration(name, args.settings_file), args)
+    task = learning_task(domain, args.instances, configuration, args.seed)
+    if len(configuration) == 1:
+        print(f"# {name}: {configuration[0].settings.describe()}", file=sys.stderr)
+    else:
+        print(f"# {name}: the portfolio, {len(configuration)} entries in turn "
+              f"({', '.join(e.name for e in configuration)})", file=sys.stderr)
     try:
         with Progress() as progress:
             result = learn(task, seed=args.seed, time_limit=args.time_limit, pool_time_limit=args.pool_time_limit,
@@ -68,15 +76,51 @@ def _learn(args: argparse.Namespace) -> int:
         print(f"stratpol: learning failed: {failure}", file=sys.stderr)
         return 1
     if args.json:
-        print_json({"settings": settings.describe(), **result.to_json()})
+        print_json(result.to_json())
     else:
-        print(format_policy(result.policy), end="")
-        print(f"# termination: {result.certificate.describe()}")
-        print()
-        print(result.statistics.describe())
-        print(f"# {result.describe_verification()}")
-    save_policy(args.out, result.policy, Vocabulary(domain))
+        print(_format_learned(result))
+    if args.out:
+        _save(args, result, Vocabulary(domain), domain.path)
     return 0
+
+
+def _with_options(configuration, args: argparse.Namespace) -> tuple:
+    """Each entry of `configuration` with the options given (an option left out changes nothing);
+    entries the options make equal to an earlier one are dropped."""
+    from stratpol.learning.settings import NamedSettings
+    from stratpol.parameters import from_options
+
+    entries: list[NamedSettings] = []
+    for entry in configuration:
+        settings = from_options(entry.settings, args)
+        if all(settings != kept.settings for kept in entries):
+            entries.append(NamedSettings(entry.name, settings))
+    return tuple(entries)
+
+
+def _format_learned(result) -> str:
+    from stratpol.policy.text import format_policy
+
+    lines = [format_policy(result.policy).rstrip("\n"), f"# termination: {result.certificate.describe()}", "",
+             result.statistics.describe()]
+    if len(result.attempts) > 1 or result.settings.name != "given":
+        tried = "".join(f"; {a.settings} failed after {a.seconds:,.0f} s: {a.outcome}" for a in result.attempts[:-1])
+        lines.append(f"# learned with the settings {result.settings.name} ({result.settings.settings.describe()})"
+                     f"{tried}")
+    lines.append(f"# {result.describe_verification()}")
+    return "\n".join(lines)
+
+
+def _save(args: argparse.Namespace, result, vocabulary, domain_file) -> None:
+    """The policy in both formats, headed by a line on how it was learned, and its record beside it."""
+    import shlex
+
+    from stratpol.learning.record import learning_record, record_path, summary_line, write_learning_record
+
+    command = shlex.join(["stratpol", *sys.argv[1:]])
+    record = learning_record(result, command, None if domain_file is None else str(domain_file))
+    save_policy(args.out, result.policy, vocabulary, comment=summary_line(record))
+    write_learning_record(record_path(args.out), record)
 
 
 def _print_last_policy(policy) -> None:

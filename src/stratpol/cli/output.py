@@ -21,9 +21,10 @@ def printed_rows(render: Callable[[list], str]) -> Callable[[object], None]:
     return lambda row: print("\n".join(render([row]).splitlines()[skip:]), flush=True)
 
 
-def save_policy(path: str | None, policy, vocabulary) -> None:
-    """With --out, the policy in both formats; what dlplan's format cannot hold, said on stderr."""
+def save_policy(path: str | None, policy, vocabulary, comment: str = "") -> None:
+    """With --out, the policy in both formats (the readable one headed by the `comment` lines);
+    what dlplan's format cannot hold, said on stderr."""
     from stratpol.policy.dlplan_format import write_policy_files
 
-    if path and (skipped := write_policy_files(path, policy, vocabulary.factory)):
+    if path and (skipped := write_policy_files(path, policy, vocabulary.factory, comment)):
         print(f"# {skipped}", file=sys.stderr)

@@ -49,25 +49,33 @@ class Example:
 def teacher_plans(instances: Sequence[Instance], teacher: Teacher, statistics: LearningStatistics,
                   progress: Callable[[str], None]) -> list[tuple[Instance, tuple[State, ...]]]:
     """The instances with a usable example plan and the plan's states, longest plan first (equal
-    lengths by file name, as problem names can repeat across files); a LearningFailure where
-    there is none."""
+    lengths by file name, as problem names can repeat across files); the others are left out,
+    with the reason in `statistics.left_out`. A LearningFailure where none is left."""
     started = time.perf_counter()
     plans: list[tuple[Instance, tuple[State, ...]]] = []
     for number, instance in enumerate(instances, start=1):
         report_status(progress, "teacher plans", number - 1, len(instances), instance.source_name)
         advice = teacher.advise(instance)
-        if advice.verdict is not Solvability.ALIVE:
-            statistics.dropped += 1  # as the published learner: no plan, no example
-            progress(f"dropped {instance.source_name}: {advice.verdict.value} for the teacher")
-            continue
         states = advice.states
-        if len(states) < 2 or len(set(states)) < len(states):
-            continue  # goal true at the start, or a plan that revisits a state: no example
+        if advice.verdict is Solvability.DEAD_END:  # as the published learner: no plan, no example
+            reason = "unsolvable: the teacher proves its initial state a dead end"
+        elif advice.verdict is not Solvability.ALIVE:
+            reason = "the teacher finds no plan in its time"
+        elif len(states) < 2:
+            reason = "its goal holds in its initial state"
+        elif len(set(states)) < len(states):
+            reason = "the teacher's plan revisits a state"
+        else:
+            reason = None
+        if reason is not None:
+            statistics.left_out[instance.source_name] = reason
+            progress(f"left out {instance.source_name}: {reason}")
+            continue
         plans.append((instance, states))
     finish_status(progress, "teacher plans")
     progress(f"teacher plans: {len(plans)} of {len(instances)} instances give examples")
     if not plans:
-        raise LearningFailure("no training instance has a usable example plan")
+        raise LearningFailure(f"no training instance has a usable example plan ({statistics.describe_left_out()})")
     plans.sort(key=lambda item: (-len(item[1]), item[0].source_name))
     statistics.add_time("plans", started)
     return plans

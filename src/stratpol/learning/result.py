@@ -7,6 +7,7 @@ import time
 from dataclasses import dataclass, field
 
 from stratpol.features import PoolGeneration
+from stratpol.learning.settings import NamedSettings
 from stratpol.policy import Policy
 from stratpol.policy.text import format_policy, format_rule
 from stratpol.termination import StratificationResult, lowest_stratification
@@ -20,6 +21,7 @@ class LearningFailure(Exception):
 
     statistics: LearningStatistics | None = None
     last_policy: Policy | None = None
+    attempts: tuple[PortfolioAttempt, ...] = ()  # where a portfolio was tried: each entry and why it failed
 
 
 class LearningTimeout(LearningFailure):
@@ -39,7 +41,7 @@ class LearningStatistics:
     last outer iteration."""
 
     instances: int = 0  # |Q|: training instances with a usable example plan
-    dropped: int = 0  # training instances without a teacher plan
+    left_out: dict[str, str] = field(default_factory=dict)  # training file -> why it gives no example
     states: int = 0  # |S|: states seen (plan states and states added by repairs)
     pool: int = 0
     pool_generation: PoolGeneration = field(default_factory=PoolGeneration)
@@ -63,9 +65,16 @@ class LearningStatistics:
     def total_seconds(self) -> float:
         return sum(self.seconds.values())
 
+    def describe_left_out(self) -> str:
+        """The files left out, grouped by why: `p07.pddl, p09.pddl: unsolvable for the teacher`."""
+        files: dict[str, list[str]] = {}
+        for name, reason in self.left_out.items():
+            files.setdefault(reason, []).append(name)
+        return "; ".join(f"{', '.join(names)}: {reason}" for reason, names in files.items())
+
     def describe(self) -> str:
         """Two comment lines: the counts of Table 1, then the seconds per phase."""
-        left_out = f" ({self.dropped} without a teacher plan dropped)" if self.dropped else ""
+        left_out = f" ({len(self.left_out)} left out: {self.describe_left_out()})" if self.left_out else ""
         left_out += f" ({self.renamed} renamings of these left out)" if self.renamed else ""
         undecided = f"; {self.undecided} undecided states avoided" if self.undecided else ""
         phases = ", ".join(f"{phase} {seconds:.2f} s" for phase, seconds in self.seconds.items())
@@ -77,30 +86,45 @@ class LearningStatistics:
 
 
 @dataclass(frozen=True)
+class PortfolioAttempt:
+    """One settings entry the learner tried: its name, how it ended ("learned", or why it did not)
+    and its seconds."""
+
+    settings: str
+    outcome: str
+    seconds: float
+
+
+@dataclass(frozen=True)
 class WrapperResult:
     """The learned policy, its termination certificate (the smallest k up to 2), the statistics, and
-    its verification on every training instance."""
+    its verification on every training instance; where a portfolio was tried, the attempts before
+    and including the one that learned."""
 
     policy: Policy
     statistics: LearningStatistics
     verifications: tuple[Verification, ...]
     order: tuple[str, ...]  # training instances in WRAPPER's order (by teacher plan length)
+    settings: NamedSettings | None = None  # the settings that learned it (set by the portfolio)
+    attempts: tuple[PortfolioAttempt, ...] = ()
     certificate: StratificationResult = field(init=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "certificate", lowest_stratification(self.policy))
 
     def describe_verification(self) -> str:
-        """How the policy was judged on the training instances: verified on every policy-reachable
-        state, or (where there were too many) tested by runs; renamings left out."""
+        """How the policy was judged on the training files: verified on every policy-reachable
+        state, or (where there were too many) tested by runs; renamings and files left out."""
         tested = [v for v in self.verifications if v.runs]
-        renamed = f"; {self.statistics.renamed} more are renamings of them" if self.statistics.renamed else ""
+        extra = f"; {self.statistics.renamed} more are renamings of them" if self.statistics.renamed else ""
+        if self.statistics.left_out:
+            extra += f"; {len(self.statistics.left_out)} left out ({self.statistics.describe_left_out()})"
         if not tested:
-            return f"verified on all {len(self.verifications)} training instances{renamed}"
+            return f"verified on all {len(self.verifications)} training instances{extra}"
         runs = sorted({v.runs for v in tested})
         return (f"verified on {len(self.verifications) - len(tested)} training instances and tested by "
                 f"{'/'.join(map(str, runs))} runs on {len(tested)} with too many states to verify "
-                f"({', '.join(v.instance for v in tested)}){renamed}")
+                f"({', '.join(v.instance for v in tested)}){extra}")
 
     def to_json(self) -> dict:
         """The policy (readable text, features, rules), its termination certificate, the statistics."""
@@ -110,4 +134,7 @@ class WrapperResult:
                 "rules": [format_rule(self.policy, rule) for rule in self.policy.rules],
                 "termination": self.certificate.describe(),
                 "statistics": dataclasses.asdict(self.statistics),
-                "verifications": [v.to_json() for v in self.verifications], "order": list(self.order)}
+                "verifications": [v.to_json() for v in self.verifications], "order": list(self.order),
+                "settings": None if self.settings is None else {"name": self.settings.name,
+                                                                "description": self.settings.settings.describe()},
+                "attempts": [dataclasses.asdict(a) for a in self.attempts]}

@@ -98,24 +98,77 @@ def settings_path() -> Path:
     return Path(__file__).resolve().parents[1] / "learning_settings.toml"
 
 
+@dataclass(frozen=True)
+class NamedSettings:
+    """One way of learning a domain: its settings and the name output and records give them (the
+    domain's entry, a portfolio entry, or "given")."""
+
+    name: str
+    settings: LearningSettings
+
+
 def learning_settings(domain: str, path: Path | None = None) -> LearningSettings:
     """The settings of `domain`: its entry in the settings file over the file's defaults. A name
-    with a benchmark set ("ipc2023/spanner") takes that set's entry where there is one, else the
-    entry of the bare domain name (the same domain may be spelt differently in two sets)."""
-    path = settings_path() if path is None else Path(path)
+    with a benchmark set ("gp2024/spanner") takes that set's entry where there is one, else the
+    entry of the bare domain name (the same domain may be spelt differently in two sets); a domain
+    of a portfolio set ("ipc2023/spanner") takes no entry."""
+    data = _read(path)
+    entry = _entry_name(domain, data)
+    settings = _apply(LearningSettings(), data.get("default", {}), _path(path), "default")
+    return settings if entry is None else _apply(settings, data["domains"][entry], _path(path), f"domains.{entry}")
+
+
+def learning_configuration(domain: str, path: Path | None = None) -> tuple[NamedSettings, ...]:
+    """What `stratpol learn` tries for `domain`, in turn until one learns: the domain's entry alone
+    where it has one, else each entry of the portfolio over the file's defaults (one configuration
+    for every domain without an entry, as the IPC learning track runs its learners)."""
+    data = _read(path)
+    entry = _entry_name(domain, data)
+    defaults = _apply(LearningSettings(), data.get("default", {}), _path(path), "default")
+    if entry is not None:
+        return (NamedSettings(f"domains.{entry}", _apply(defaults, data["domains"][entry], _path(path),
+                                                         f"domains.{entry}")),)
+    entries = data.get("portfolio", {}).get("entries", [])
+    named = []
+    for number, table in enumerate(entries, start=1):
+        table = dict(table)
+        name = table.pop("name", None)
+        if not isinstance(name, str) or not name:
+            raise InputError(f"[[portfolio.entries]] number {number}: no name", _path(path))
+        named.append(NamedSettings(name, _apply(defaults, table, _path(path), f"portfolio entry {name}")))
+    return tuple(named) or (NamedSettings("default", defaults),)
+
+
+def _path(path: Path | None) -> Path:
+    return settings_path() if path is None else Path(path)
+
+
+def _read(path: Path | None) -> dict:
+    path = _path(path)
     try:
         data = tomllib.loads(path.read_text())
     except FileNotFoundError:
         raise InputError("learning settings file not found", path) from None
     except tomllib.TOMLDecodeError as error:
         raise InputError(f"not valid TOML: {error}", path) from None
-    unknown = set(data) - {"default", "domains"}
+    unknown = set(data) - {"default", "domains", "portfolio"}
     if unknown:
-        raise InputError(f"unknown tables {sorted(unknown)} (known: default, domains)", path)
-    settings = _apply(LearningSettings(), data.get("default", {}), path, "default")
+        raise InputError(f"unknown tables {sorted(unknown)} (known: default, domains, portfolio)", path)
+    unknown = set(data.get("portfolio", {})) - {"sets", "entries"}
+    if unknown:
+        raise InputError(f"[portfolio]: unknown keys {sorted(unknown)} (known: sets, entries)", path)
+    return data
+
+
+def _entry_name(domain: str, data: dict) -> str | None:
+    """The entry of `domain` in the settings file `data`, if it has one."""
     entries = data.get("domains", {})
-    name = domain if domain in entries else domain.rsplit("/", 1)[-1]
-    return _apply(settings, entries.get(name, {}), path, f"domains.{name}")
+    if domain in entries:
+        return domain
+    benchmark_set, _, bare = domain.rpartition("/")
+    if benchmark_set.rsplit("/", 1)[-1] in data.get("portfolio", {}).get("sets", []):
+        return None
+    return bare if bare in entries else None
 
 
 def _apply(settings: LearningSettings, table: dict, path: Path, where: str) -> LearningSettings:

@@ -56,11 +56,14 @@ __all__ = ["learn_policy", "learn_with_settings", "next_subset"]
 def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, settings: LearningSettings, teacher: Teacher,
                  seed: int = 0, cache_dir: Path | None = None, time_limit: float | None = None,
                  pool_time_limit: int | None = None, checkpoint: Path | None = None, simplify: bool = True,
-                 progress: Callable[[str], None] = lambda message: None) -> WrapperResult:
+                 progress: Callable[[str], None] = lambda message: None,
+                 pool_deadline: float | None = None) -> WrapperResult:
     """Algorithm 2 on the training instances `instances`, as `settings` say (their `teacher` name is
     not read: `teacher` gives the plans). `time_limit` bounds the whole run (LearningTimeout past
     it): the pool gets the grammar's time limit (or `pool_time_limit`) or what is left of this
-    one, and a pool cut by a limit is reported in the statistics. `checkpoint`: a file WRAPPER
+    one (or, where given, of the clock time `pool_deadline`: a portfolio's entries share their
+    cached pools, which no entry's share of the time should cut), and a pool cut by a limit is
+    reported in the statistics. `checkpoint`: a file WRAPPER
     writes its strategy and Q' to after each outer iteration; read before any work, it is where a
     run with the same settings starts (`stratpol.learning.checkpoint`). `simplify` off keeps the
     projected policies as GENEX's choice makes them."""
@@ -71,8 +74,9 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, settings
     saved = None if checkpoint is None else read_checkpoint(checkpoint)
     verifier = TrainingVerifier(settings.verify_states, settings.dead_ends, settings.symmetry,
                                 runs=settings.verify_runs, seed=seed)
-    run = _Run(settings, vocabulary, teacher, verifier, seed, simplify, statistics, progress,
-               None if time_limit is None else time.perf_counter() + time_limit)
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    run = _Run(settings, vocabulary, teacher, verifier, seed, simplify, statistics, progress, deadline,
+               deadline if pool_deadline is None else pool_deadline)
     try:
         examples, rows = _examples(instances, grammar, run, cache_dir)
         identity = run_identity(settings, vocabulary.domain.name, [e.instance.source_name for e in examples],
@@ -92,13 +96,15 @@ def learn_policy(instances: Sequence[Instance], vocabulary: Vocabulary, settings
 def learn_with_settings(instances: Sequence[Instance], vocabulary: Vocabulary, settings: LearningSettings,
                         cache: Path | None = None, seed: int = 0, time_limit: float | None = None,
                         pool_time_limit: int | None = None, checkpoint: Path | None = None,
-                        progress: Callable[[str], None] = lambda message: None) -> WrapperResult:
+                        progress: Callable[[str], None] = lambda message: None,
+                        pool_deadline: float | None = None) -> WrapperResult:
     """`learn_policy` with the settings' teacher, its plans and the pools cached under `cache`
     (`plans/`, `pools/`)."""
     teacher = Teacher(settings.teacher, settings.teacher_time_limit, None if cache is None else cache / "plans")
     return learn_policy(instances, vocabulary, settings, teacher, seed=seed,
                         cache_dir=None if cache is None else cache / "pools", time_limit=time_limit,
-                        pool_time_limit=pool_time_limit, checkpoint=checkpoint, progress=progress)
+                        pool_time_limit=pool_time_limit, checkpoint=checkpoint, progress=progress,
+                        pool_deadline=pool_deadline)
 
 
 @dataclass
@@ -115,6 +121,7 @@ class _Run:
     statistics: LearningStatistics
     progress: Callable[[str], None]
     deadline: float | None = None
+    pool_deadline: float | None = None
     last_policy: Policy | None = None
 
 
@@ -126,7 +133,7 @@ def _examples(instances: Sequence[Instance], grammar: Grammar, run: _Run,
     started = time.perf_counter()
     bridges = [run.vocabulary.bridge(instance) for instance, _ in plans]
     pool = training_pool(run.vocabulary, [(bridge, states) for bridge, (_, states) in zip(bridges, plans)],
-                         grammar, run.deadline, cache_dir, progress)
+                         grammar, run.pool_deadline, cache_dir, progress)
     statistics.pool_generation = pool.generation
     order = list(range(len(plans)))
     if settings.instance_order == "shortest":  # after the pool, so that it is the same pool in either order

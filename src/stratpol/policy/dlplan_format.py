@@ -93,12 +93,13 @@ def format_dlplan(policy: Policy, factory: object) -> str:
     return str(to_dlplan(policy, factory))
 
 
-def write_policy_files(path: str | Path, policy: Policy, factory: object) -> str | None:
-    """The policy in stratpol's readable format at `path` and in dlplan's at `path`.dlplan; where
+def write_policy_files(path: str | Path, policy: Policy, factory: object, comment: str = "") -> str | None:
+    """The policy in stratpol's readable format at `path` (headed by the `comment` lines) and in
+    dlplan's at `path`.dlplan; where
     a feature uses a constructor of ours (features/own_constructors.py), no .dlplan file (a stale one is removed)
     and the reason is returned."""
     path = Path(path)
-    write_policy(path, policy)
+    write_policy(path, policy, comment)
     dlplan_path = path.with_suffix(path.suffix + ".dlplan")
     foreign = [f.name for f in policy.features if uses_own_constructors(f.description or "")]
     if foreign:

@@ -140,5 +140,8 @@ def read_policy(path: str | Path) -> Policy:
     return parse_policy(path.read_text(), path)
 
 
-def write_policy(path: str | Path, policy: Policy) -> None:
-    write_text_atomically(Path(path), format_policy(policy))
+def write_policy(path: str | Path, policy: Policy, comment: str = "") -> None:
+    """The policy in the readable format at `path`, after the lines of `comment` (each a `#` line)."""
+    if any(line and not line.startswith("#") for line in comment.splitlines()):
+        raise ValueError(f"a policy file's comment lines start with '#': {comment!r}")
+    write_text_atomically(Path(path), (comment.rstrip("\n") + "\n" if comment else "") + format_policy(policy))

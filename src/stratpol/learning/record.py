@@ -1,0 +1,73 @@
+"""A learned policy's learning record (`D.learned.json` beside `D.policy`): how it was learned, in
+a form a table can be made from: the command, the settings that learned it (and those tried
+before), the grammar and whether it lists features, the training files verified, tested by runs
+or left out (and why), the policy's size and certificate, and the seconds of each phase."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+from stratpol.atomic import write_text_atomically
+from stratpol.features import load_grammar
+from stratpol.learning.result import WrapperResult
+
+RECORD_SUFFIX = ".learned.json"
+
+
+def record_path(policy_path: str | Path) -> Path:
+    """Where the record of the policy saved at `policy_path` goes: `D.policy` -> `D.learned.json`."""
+    policy_path = Path(policy_path)
+    stem = policy_path.name.removesuffix(".policy")
+    return policy_path.with_name(stem + RECORD_SUFFIX)
+
+
+def learning_record(result: WrapperResult, command: str, domain_file: str | None) -> dict:
+    """The record of `result`, learned by `command` (through `learn`, which names its settings)."""
+    chosen = result.settings
+    if chosen is None:
+        raise ValueError("a result of learn() names the settings that learned it; this one does not")
+    grammar = load_grammar(chosen.settings.grammar)
+    verified = [v.instance for v in result.verifications if not v.runs]
+    tested = {v.instance: v.runs for v in result.verifications if v.runs}
+    statistics = result.statistics
+    return {
+        "command": command,
+        "domain": result.policy.domain,
+        "domain_file": domain_file,
+        "settings": {"name": chosen.name, "description": chosen.settings.describe(),
+                     "values": dataclasses.asdict(chosen.settings)},
+        "attempts": [dataclasses.asdict(a) for a in result.attempts],
+        "grammar": {"name": grammar.name, "complexity_limit": grammar.complexity_limit,
+                    "listed_features": len(grammar.features)},
+        "files": {"verified": verified, "tested_by_runs": tested, "left_out": dict(statistics.left_out),
+                  "renamings": statistics.renamed},
+        "policy": {"features": len(result.policy.features), "rules": len(result.policy.rules),
+                   "termination": result.certificate.describe()},
+        "seconds": {phase: round(seconds, 2) for phase, seconds in statistics.seconds.items()},
+        "pool": {"features": statistics.pool, "generation": statistics.pool_generation.describe()},
+    }
+
+
+def summary_line(record: dict) -> str:
+    """One comment line for the head of the policy file: its command and what it was judged on."""
+    files = record["files"]
+    tested = files["tested_by_runs"]
+    runs = "/".join(str(r) for r in sorted(set(tested.values())))
+    parts = [f"{len(files['verified'])} training files verified"]
+    if tested:
+        parts.append(f"{len(tested)} tested by {runs} runs")
+    if files["left_out"]:
+        parts.append(f"{len(files['left_out'])} left out")
+    seconds = sum(record["seconds"].values())
+    return (f"# learned by `{record['command']}` with the settings {record['settings']['name']}: "
+            f"{', '.join(parts)}; {seconds:,.0f} s")
+
+
+def write_learning_record(path: str | Path, record: dict) -> None:
+    write_text_atomically(Path(path), json.dumps(record, indent=1) + "\n")
+
+
+def read_learning_record(path: str | Path) -> dict:
+    return json.loads(Path(path).read_text())
