@@ -438,11 +438,16 @@ def test_learn_says_which_training_instances_runs_tested_instead_of_verification
     assert 5 in verdicts.values() and 0 in verdicts.values()
 
 
-def test_a_failed_learning_run_shows_its_last_policy_on_stderr_and_writes_nothing(tmp_path):
+def test_a_failed_learning_run_shows_its_last_policy_on_stderr_and_saves_no_policy(tmp_path):
     out = tmp_path / "gripper.policy"
+    out.write_text("an earlier run's policy")
     run = stratpol("learn", "gripper", "--verify-states", "5", "--verify-runs", "0", "--out", out)
     assert run.returncode == 1 and run.stdout == "" and not out.exists()
-    assert not (tmp_path / "gripper.learned.json").exists()
+    assert (tmp_path / "gripper.policy.earlier").read_text() == "an earlier run's policy"
+    record = json.loads((tmp_path / "gripper.learned.json").read_text())  # the record of a run that learned nothing
+    assert record["learned"] is False and record["failure"] == run.stderr.splitlines()[-1].removeprefix(
+        "stratpol: learning failed: ")
+    assert [a["settings"] for a in record["attempts"]] == ["paper", "dead-ends", "grow", "grow-optimal"]
     lines = run.stderr.splitlines()
     shown = lines.index("# the last policy GENEX found (certified, not verified on all training instances):")
     assert lines[shown + 1] == "# stratpol policy" and any(" -> " in line for line in lines[shown:])

@@ -25,6 +25,8 @@ from stratpol.records import read_records
 
 ROOT = Path(__file__).resolve().parents[2]
 IPC2023 = ROOT.parent / "shared" / "benchmarks" / "ipc2023"
+# the settings the hand-assisted IPC policies were learned with (the IPC domains' own entries)
+HAND_SETTINGS = ROOT / "experiments" / "results" / "policies" / "ipc2023" / "learning_settings.toml"
 
 
 @pytest.fixture
@@ -313,7 +315,7 @@ def test_the_listed_features_of_an_ipc_grammar_read_in_its_domain(name, complexi
 
 
 def _learn_with_the_entry_and_solve(tmp_path, name: str, tests: str, numbers: Sequence[int] = range(1, 21)) -> str:
-    """Learn `name` with its IPC entry from the training files `numbers` (default: the first 20),
+    """Learn `name` with its hand-assisted entry (HAND_SETTINGS) from the training files `numbers` (default: the first 20),
     check the policy's certificate and verification, solve each of `tests` (`testing/<test>.pddl`,
     space-separated) with it and validate the plans; the learner's progress (stderr, its first
     line the settings) for the caller to check."""
@@ -321,7 +323,8 @@ def _learn_with_the_entry_and_solve(tmp_path, name: str, tests: str, numbers: Se
     domain = folder / "domain.pddl"
     training = [folder / "training" / "easy" / f"p{number:02d}.pddl" for number in numbers]
     out = tmp_path / f"{name}.policy"
-    learned = stratpol("learn", domain, "--instances", *training, "--out", out, cache=tmp_path / "cache")
+    learned = stratpol("learn", domain, "--instances", *training, "--settings", HAND_SETTINGS, "--out", out,
+                       cache=tmp_path / "cache")
     assert learned.returncode == 0, learned.stderr
     assert "# termination: 1-stratified" in learned.stdout
     assert f"# verified on all {len(training)} training instances" in learned.stdout
@@ -359,7 +362,7 @@ def test_learn_takes_an_ipc_entry_of_listed_role_distances_and_solves_a_multi_ag
 
 @pytest.mark.skipif(not IPC2023.is_dir(), reason="../shared/benchmarks/ipc2023 is not here")
 def test_learn_takes_the_ipc_transport_entry_and_its_policy_solves_a_hard_problem(tmp_path):
-    # the entry [domains."ipc2023/transport"]: listed distances, pick-up conditions kept. Hard p01
+    # the hand-assisted entry [domains.transport]: listed distances, pick-up conditions kept. Hard p01
     # has 30 vehicles and 20 packages on 50 locations; the first 20 training files have at most 3
     # vehicles, 4 packages, 7 locations
     progress = _learn_with_the_entry_and_solve(tmp_path, "transport", "hard/p01")
@@ -368,7 +371,7 @@ def test_learn_takes_the_ipc_transport_entry_and_its_policy_solves_a_hard_proble
 
 @pytest.mark.skipif(not IPC2023.is_dir(), reason="../shared/benchmarks/ipc2023 is not here")
 def test_learn_takes_the_ipc_blocksworld_entry_and_its_policy_stacks_35_blocks(tmp_path):
-    # the entry [domains."ipc2023/blocksworld"]: the listed well-placed features, astar-lmcut's
+    # the hand-assisted entry [domains.blocksworld]: the listed well-placed features, astar-lmcut's
     # plans; medium p01 has 35 blocks, where the largest training file has 6
     progress = _learn_with_the_entry_and_solve(tmp_path, "blocksworld", "medium/p01")
     assert "grammar blocksworld, teacher astar-lmcut" in progress

@@ -9,6 +9,12 @@ from stratpol.errors import InputError
 from stratpol.processes.limits import TIME_LIMIT_CLOCKS
 from stratpol.progress import Progress
 
+# `bench ipc2023`: the policies learned end to end (the headline), and the hand-assisted ones beside them
+LEARNED = "experiments/results/policies/ipc2023-learned"
+LEARNED_RECORDS = "experiments/results/ipc2023-learned"
+HAND_ASSISTED_POLICIES = "experiments/results/policies/ipc2023"
+HAND_ASSISTED_RECORDS = "experiments/results/ipc2023"
+
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
     _add_bench(commands)
@@ -47,9 +53,9 @@ def _add_bench(commands: argparse._SubParsersAction) -> None:
     bench.add_argument("--report", action="store_true",
                        help="ipc2023: run nothing; the table and its files from the records there are (runs not "
                             "recorded show as not run)")
-    bench.add_argument("--out", default="experiments/results/ipc2023", metavar="DIR",
-                       help="ipc2023: records.jsonl (resumed from), plans/, coverage.csv/.json/.png "
-                            "(default: experiments/results/ipc2023)")
+    bench.add_argument("--out", default=LEARNED_RECORDS, metavar="DIR",
+                       help=f"ipc2023: records.jsonl (resumed from), plans/, coverage.csv/.json/.png, and where "
+                            f"the policies have learning records learned.md (default: {LEARNED_RECORDS})")
     bench.add_argument("--sizes", type=options.positive_int, nargs="+", default=[50, 200, 1000], metavar="N",
                        help="execution: generated instances of about these numbers of objects (default: 50 200 1000)")
     bench.add_argument("--benchmarks", metavar="DIR",
@@ -71,8 +77,10 @@ def _add_bench(commands: argparse._SubParsersAction) -> None:
     bench.add_argument("--policies", metavar="DIR",
                        help="learning: save each learned policy as DIR/<domain>.policy (and .policy.dlplan); "
                             "testing and execution: the policies to run (default: "
-                            "experiments/results/policies/gp2024); ipc2023: DIR/<domain>.policy (default: "
-                            "experiments/results/policies/ipc2023)")
+                            "experiments/results/policies/gp2024); ipc2023: DIR/<domain>.policy, with its learning "
+                            f"record <domain>.learned.json where it was learned end to end (default: {LEARNED}, "
+                            f"those policies; the hand-assisted ones are in {HAND_ASSISTED_POLICIES}, their "
+                            f"records in {HAND_ASSISTED_RECORDS}, and are the table's column beside them)")
     bench.add_argument("--retry-unsolved", action="store_true",
                        help="ipc2023: run again the problems recorded unsolved under the same setting (after a "
                             "faster release, or on a less loaded machine); the new record replaces the old")
@@ -137,11 +145,11 @@ def _bench_ipc2023(args: argparse.Namespace, progress: Progress) -> int:
 
     from stratpol.bench.ipc2023.report import render_coverage, render_q_paper, render_unsolved
     from stratpol.bench.ipc2023.runs import Limits
-    from stratpol.bench.ipc2023.track import ipc2023_track
+    from stratpol.bench.ipc2023.track import ipc2023_track, learned_table
 
     limits = Limits(args.time_limit or Limits.seconds, args.memory_limit, args.planner_time_limit, args.clock)
-    table = ipc2023_track(Path(args.benchmarks or "../shared/benchmarks/ipc2023"), Path(args.out),
-                          Path(args.policies or "experiments/results/policies/ipc2023"), limits, args.domains or (),
+    benchmarks, policies = Path(args.benchmarks or "../shared/benchmarks/ipc2023"), Path(args.policies or LEARNED)
+    table = ipc2023_track(benchmarks, Path(args.out), policies, limits, args.domains or (),
                           args.levels, args.methods, None if args.grid is None else Path(args.grid), args.jobs,
                           run=not args.report, retry_unsolved=args.retry_unsolved, progress=progress)
     shown = (table.records, table.problems, table.methods)
@@ -150,7 +158,11 @@ def _bench_ipc2023(args: argparse.Namespace, progress: Progress) -> int:
         if beside:
             print(beside)
     stem = limits.table_stem
-    print(f"records, plans, {stem}.csv, {stem}.json and {stem}.png in {table.out}")
+    learned = learned_table(table, benchmarks, policies, Path(HAND_ASSISTED_RECORDS), Path(HAND_ASSISTED_POLICIES))
+    if learned is not None:
+        print("\nLearned end to end (learning records in the policies' folder), the hand-assisted policies beside")
+        print(learned)
+    print(f"records, plans, {stem}.csv, {stem}.json and {stem}.png{', learned.md' if learned else ''} in {table.out}")
     return 0
 
 

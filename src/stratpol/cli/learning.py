@@ -73,6 +73,8 @@ def _learn(args: argparse.Namespace) -> int:
         raise  # main() says "interrupted"
     except LearningFailure as failure:
         _print_last_policy(failure.last_policy)
+        if args.out:
+            _save_failure(args, failure, domain)
         print(f"stratpol: learning failed: {failure}", file=sys.stderr)
         return 1
     if args.json:
@@ -113,14 +115,31 @@ def _format_learned(result) -> str:
 
 def _save(args: argparse.Namespace, result, vocabulary, domain_file) -> None:
     """The policy in both formats, headed by a line on how it was learned, and its record beside it."""
-    import shlex
-
     from stratpol.learning.record import learning_record, record_path, summary_line, write_learning_record
 
-    command = shlex.join(["stratpol", *sys.argv[1:]])
-    record = learning_record(result, command, None if domain_file is None else str(domain_file))
+    record = learning_record(result, _command(), None if domain_file is None else str(domain_file))
     save_policy(args.out, result.policy, vocabulary, comment=summary_line(record))
     write_learning_record(record_path(args.out), record)
+
+
+def _save_failure(args: argparse.Namespace, failure, domain) -> None:
+    """The record of a run that learned nothing (`"learned": false`), and no policy file: a policy
+    saved by an earlier run at --out is moved aside as FILE.earlier, not left as if this run's."""
+    from pathlib import Path
+
+    from stratpol.learning.record import failure_record, record_path, write_learning_record
+
+    for stale in (Path(args.out), Path(f"{args.out}.dlplan")):
+        if stale.is_file():
+            stale.replace(stale.with_name(stale.name + ".earlier"))
+    domain_file = None if domain.path is None else str(domain.path)
+    write_learning_record(record_path(args.out), failure_record(failure, domain.name, _command(), domain_file))
+
+
+def _command() -> str:
+    import shlex
+
+    return shlex.join(["stratpol", *sys.argv[1:]])
 
 
 def _print_last_policy(policy) -> None:

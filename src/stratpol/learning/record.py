@@ -1,7 +1,8 @@
 """A learned policy's learning record (`D.learned.json` beside `D.policy`): how it was learned, in
 a form a table can be made from: the command, the settings that learned it (and those tried
 before), the grammar and whether it lists features, the training files verified, tested by runs
-or left out (and why), the policy's size and certificate, and the seconds of each phase."""
+or left out (and why), the policy's size and certificate, and the seconds of each phase. A run
+that learns nothing leaves a record too, `"learned": false` with the reason, and no policy."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 
 from stratpol.atomic import write_text_atomically
 from stratpol.features import load_grammar
-from stratpol.learning.result import WrapperResult
+from stratpol.learning.result import LearningFailure, WrapperResult
 
 RECORD_SUFFIX = ".learned.json"
 
@@ -33,6 +34,7 @@ def learning_record(result: WrapperResult, command: str, domain_file: str | None
     tested = {v.instance: v.runs for v in result.verifications if v.runs}
     statistics = result.statistics
     return {
+        "learned": True,
         "command": command,
         "domain": result.policy.domain,
         "domain_file": domain_file,
@@ -47,6 +49,22 @@ def learning_record(result: WrapperResult, command: str, domain_file: str | None
                    "termination": result.certificate.describe()},
         "seconds": {phase: round(seconds, 2) for phase, seconds in statistics.seconds.items()},
         "pool": {"features": statistics.pool, "generation": statistics.pool_generation.describe()},
+    }
+
+
+def failure_record(failure: LearningFailure, domain: str, command: str, domain_file: str | None) -> dict:
+    """The record of a run that learned no policy: why (each settings entry's reason where a
+    portfolio was tried), the files left out and the seconds of each phase of the last entry."""
+    statistics = failure.statistics
+    return {
+        "learned": False,
+        "command": command,
+        "domain": domain,
+        "domain_file": domain_file,
+        "failure": str(failure),
+        "attempts": [dataclasses.asdict(a) for a in failure.attempts],
+        "files": {"left_out": {} if statistics is None else dict(statistics.left_out)},
+        "seconds": {} if statistics is None else {p: round(s, 2) for p, s in statistics.seconds.items()},
     }
 
 

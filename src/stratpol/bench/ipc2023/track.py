@@ -7,7 +7,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from stratpol.atomic import write_text_atomically
 from stratpol.bench.ipc2023.anchors import DOMAINS, LEVELS
+from stratpol.bench.ipc2023.learned import learned_rows, learning_records, render_learned
 from stratpol.bench.ipc2023.report import write_coverage
 from stratpol.bench.ipc2023.runs import (METHODS, Limits, Problem, ProblemRecord, ipc2023_benchmark,
                                          published_problems, table_scope)
@@ -70,3 +72,23 @@ def ipc2023_track(benchmarks: Path, out: Path, policies: Path, limits: Limits, d
     problems = published_problems(benchmarks, shown_domains, shown_levels)
     write_coverage(records, problems, shown, limits.describe(), out, limits.table_stem)
     return TrackTable(records, problems, shown, limits, out)
+
+
+def learned_table(table: TrackTable, benchmarks: Path, policies: Path, hand_records: Path,
+                  hand_policies: Path) -> str | None:
+    """Where `policies` holds learning records (`D.learned.json`, policies learned end to end),
+    their table with the hand-assisted policies' coverage beside (the records in `hand_records` of
+    the policies in `hand_policies`, under the same limits), written to learned.md beside the
+    coverage table; None where there is no learning record."""
+    records = learning_records(policies)
+    if not records:
+        return None
+    domains = list(dict.fromkeys(p.domain for p in table.problems))
+    levels = [level for level in LEVELS if any(p.level == level for p in table.problems)]
+    hand = ([] if Path(hand_records).resolve() == Path(table.out).resolve() else
+            ipc2023_benchmark(benchmarks, hand_records, domains, levels, ["rules"], hand_policies, table.limits,
+                              run=False))
+    text = render_learned(learned_rows(records, table.records, hand, table.problems))
+    write_text_atomically(Path(table.out) / "learned.md", f"limits per problem: {table.limits.describe()}\n\n"
+                          f"{text}\n")
+    return text

@@ -1,0 +1,107 @@
+"""The IPC 2023 table of the policies learned end to end: per domain, whether `stratpol learn` made
+a policy from the domain file and its whole training set, with what settings, on which files,
+how large and how fast (the learning record `D.learned.json` beside `D.policy`), its coverage
+easy / medium / hard, and beside it the hand-assisted policy's coverage and the best reported."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from stratpol.bench.ipc2023.anchors import BEST_REPORTED, LEVELS
+from stratpol.bench.ipc2023.report import Coverage, coverage
+from stratpol.bench.ipc2023.runs import Problem, ProblemRecord
+from stratpol.errors import InputError
+from stratpol.learning.record import RECORD_SUFFIX, read_learning_record
+
+PHASES = (("plans", "plans"), ("pool", "pool"), ("genex", "GENEX"), ("verification", "verification"))
+
+
+@dataclass(frozen=True)
+class LearnedRow:
+    """One domain: its learning record (None: not tried end to end yet; `"learned": false`: tried,
+    and why it failed), the coverage of the
+    learned policy and of the hand-assisted one, and the tests of each level."""
+
+    domain: str
+    record: dict | None
+    learned: Coverage
+    hand: Coverage
+    tests: dict[str, int]
+
+
+def learning_records(policies: Path) -> dict[str, dict]:
+    """domain -> the learning record in `policies` (`D.learned.json`); an InputError naming a
+    record that does not read."""
+    records = {}
+    for path in sorted(Path(policies).glob(f"*{RECORD_SUFFIX}")):
+        try:
+            records[path.name.removesuffix(RECORD_SUFFIX)] = read_learning_record(path)
+        except (ValueError, OSError) as error:
+            raise InputError(f"not a learning record: {error}", path) from None
+    return records
+
+
+def learned_rows(records: dict[str, dict], learned: Sequence[ProblemRecord], hand: Sequence[ProblemRecord],
+                 problems: Sequence[Problem]) -> list[LearnedRow]:
+    """A row per domain of `problems`: the learning record, and the rule policies' coverage in the
+    runs `learned` (of the learned policies) and `hand` (of the hand-assisted ones)."""
+    rows = []
+    for domain in dict.fromkeys(p.domain for p in problems):
+        tests = {level: sum(p.domain == domain and p.level == level for p in problems) for level in LEVELS}
+        rows.append(LearnedRow(domain, records.get(domain), coverage(learned, "rules", domain),
+                               coverage(hand, "rules", domain), tests))
+    return rows
+
+
+def render_learned(rows: Sequence[LearnedRow]) -> str:
+    """The table in Markdown, one row per domain and a last row of totals."""
+    lines = ["| domain | learned end to end | settings chosen | files verified / tested by runs / left out | "
+             "features / rules | learning time: plans, pool, GENEX, verification | coverage easy / medium / hard | "
+             "hand-assisted | best reported |",
+             "|---|---|---|---|---:|---|---|---|---:|"]
+    for row in rows:
+        record = row.record
+        if record is None:
+            learned = ["not yet", "", "", "", ""]
+        elif not record["learned"]:
+            left_out = len(record["files"]["left_out"])
+            learned = [f"no: {_reasons(record)}", "", f"- / - / {left_out}", "", _phases(record["seconds"])]
+        else:
+            files = record["files"]
+            runs = "/".join(str(r) for r in sorted(set(files["tested_by_runs"].values())))
+            learned = ["yes", record["settings"]["name"],
+                       f"{len(files['verified'])} / {len(files['tested_by_runs'])}"
+                       f"{f' ({runs} runs)' if runs else ''} / {len(files['left_out'])}",
+                       f"{record['policy']['features']} / {record['policy']['rules']}", _phases(record["seconds"])]
+        lines.append(f"| {row.domain} | " + " | ".join(learned) + f" | {_levels(row.learned, row.tests)} | "
+                     f"{_levels(row.hand, row.tests)} | {BEST_REPORTED.get(row.domain, '')} |")
+    learned_total = sum(r.learned.total for r in rows)
+    hand_total = sum(r.hand.total for r in rows)
+    count = sum(r.record is not None and r.record["learned"] for r in rows)
+    tests = sum(sum(r.tests.values()) for r in rows)
+    best = sum(BEST_REPORTED.get(r.domain, 0) for r in rows)
+    lines.append(f"| all | {count} of {len(rows)} | | | | | **{learned_total}** of {tests} | {hand_total} | {best} |")
+    return "\n".join(lines)
+
+
+def _reasons(record: dict) -> str:
+    """Why no policy was learned: each portfolio entry's reason, cut to its first clause."""
+    attempts = record["attempts"] or [{"settings": "", "outcome": record["failure"]}]
+    return "; ".join(f"{a['settings']}: {a['outcome'].split(' (')[0]}" if a["settings"] else a["outcome"]
+                     for a in attempts)
+
+
+def _phases(seconds: dict[str, float]) -> str:
+    total = sum(seconds.values())
+    shown = ", ".join(f"{seconds.get(phase, 0):,.0f}" for phase, _ in PHASES)
+    return f"{total:,.0f} s ({shown})"
+
+
+def _levels(c: Coverage, tests: dict[str, int]) -> str:
+    if not sum(c.run.values()):
+        return "-"
+    levels = [("-" if not c.run[level] else f"{c.solved[level]}" + ("*" if c.run[level] < tests[level] else ""))
+              for level in LEVELS]
+    return " / ".join(levels) + f" = **{c.total}**"
