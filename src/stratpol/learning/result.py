@@ -45,6 +45,7 @@ class LearningStatistics:
     states: int = 0  # |S|: states seen (plan states and states added by repairs)
     pool: int = 0
     pool_generation: PoolGeneration = field(default_factory=PoolGeneration)
+    pool_extensions: int = 0  # generations of an incremental pool (0: one pool on every plan state)
     strategy: str = "S1"
     good: int = 0
     bad: int = 0
@@ -78,8 +79,10 @@ class LearningStatistics:
         left_out += f" ({self.renamed} renamings of these left out)" if self.renamed else ""
         undecided = f"; {self.undecided} undecided states avoided" if self.undecided else ""
         phases = ", ".join(f"{phase} {seconds:.2f} s" for phase, seconds in self.seconds.items())
+        n = self.pool_extensions
+        extended = f", {n} generation{'s' if n != 1 else ''} as files joined Q'" if n else ""
         return (f"# {self.instances} instances{left_out}, {self.states:,} states, pool {self.pool:,} features "
-                f"({self.pool_generation.describe()}), strategy {self.strategy}, {self.outer_iterations} outer / "
+                f"({self.pool_generation.describe()}{extended}), strategy {self.strategy}, {self.outer_iterations} outer / "
                 f"{self.inner_iterations} inner iterations; last: |Q'| = {self.last_subset}, inner* = "
                 f"{self.last_inner}, |X+| = {self.good}, |X-| = {self.bad}, |H| = {self.requirements}; "
                 f"{self.teacher_calls} teacher calls{undecided}\n# time: {phases}, total {self.total_seconds:.2f} s")

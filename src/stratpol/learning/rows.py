@@ -25,6 +25,13 @@ class FeatureRows:
         self._slot: dict[int, int] = {}  # row -> its line in _values
         self._values = np.zeros((0, len(self.pool)), dtype=np.int32)  # capacity doubles when full
 
+    def replace_pool(self, pool: FeaturePool) -> None:
+        """The same rows over another pool (an incremental pool extended): every row keeps its
+        number, its values are computed again when next read."""
+        self.pool = list(pool)
+        self._slot = {}
+        self._values = np.zeros((0, len(self.pool)), dtype=np.int32)
+
     def row(self, instance: int, bridge: InstanceBridge, state: State) -> int:
         """The row of `state` of instance number `instance` (a new one where it is new)."""
         key = (instance, state.index)

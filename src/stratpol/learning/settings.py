@@ -57,6 +57,10 @@ class LearningSettings:
     keep_repairs: bool = parameter(False, "keep the transitions repairs add from one outer iteration to the next "
                                    "instead of starting each from the plans (where each outer iteration repeats "
                                    "the repairs of the one before)")
+    incremental_pool: bool = parameter(False, "generate the feature pool on the plan states of the files in Q' "
+                                       "only, and again on more as files join Q' or GENEX finds no feature, "
+                                       "instead of on every plan state up front (training sets whose whole pool "
+                                       "takes an hour)")
     instance_order: str = parameter("longest", "longest teacher plan first (the paper), or shortest first, so that "
                                     "the first policies are learned where there is little to memorise",
                                     choices=INSTANCE_ORDERS)
@@ -79,6 +83,7 @@ class LearningSettings:
         extras = f", up to {self.grow_by} failing instances added to Q' at a time" if self.grow_by > 1 else ""
         extras += ", repairs kept across outer iterations" if self.keep_repairs else ""
         extras += ", shortest plans first" if self.instance_order == "shortest" else ""
+        extras += ", incremental pool" if self.incremental_pool else ""
         extras += f", teacher time limit {self.teacher_time_limit:g} s" if self.teacher_time_limit != 60 else ""
         extras += ", features ranked lexicographically" if self.ranking == "lexicographic" else ""
         extras += f", verification up to {self.verify_states:,} states" if self.verify_states != VERIFY_STATES else ""

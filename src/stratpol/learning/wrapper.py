@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from stratpol.features import Grammar, Vocabulary, load_grammar
+from stratpol.features import FeaturePool, Grammar, Vocabulary, load_grammar
 from stratpol.features.policy_evaluator import PolicyEvaluator
 from stratpol.learning.checkpoint import (
     WrapperCheckpoint,
@@ -43,7 +43,7 @@ from stratpol.learning.result import (
 from stratpol.learning.rows import FeatureRows
 from stratpol.learning.settings import LearningSettings
 from stratpol.learning.teacher import Teacher
-from stratpol.learning.training_pool import training_pool
+from stratpol.learning.training_pool import IncrementalPool, training_pool
 from stratpol.learning.training_verification import TrainingVerifier, verify_on_q
 from stratpol.planning import Instance
 from stratpol.planning.isomorphism import first_renamings
@@ -123,6 +123,7 @@ class _Run:
     deadline: float | None = None
     pool_deadline: float | None = None
     last_policy: Policy | None = None
+    incremental: IncrementalPool | None = None  # with settings.incremental_pool
 
 
 def _examples(instances: Sequence[Instance], grammar: Grammar, run: _Run,
@@ -132,9 +133,13 @@ def _examples(instances: Sequence[Instance], grammar: Grammar, run: _Run,
     plans = teacher_plans(instances, run.teacher, statistics, progress)
     started = time.perf_counter()
     bridges = [run.vocabulary.bridge(instance) for instance, _ in plans]
-    pool = training_pool(run.vocabulary, [(bridge, states) for bridge, (_, states) in zip(bridges, plans)],
-                         grammar, run.pool_deadline, cache_dir, progress)
-    statistics.pool_generation = pool.generation
+    if settings.incremental_pool:  # generated on Q' when the outer loop starts (IncrementalPool.extend)
+        pool = FeaturePool([])
+        run.incremental = IncrementalPool(run.vocabulary, grammar, run.pool_deadline, cache_dir, statistics, progress)
+    else:
+        pool = training_pool(run.vocabulary, [(bridge, states) for bridge, (_, states) in zip(bridges, plans)],
+                             grammar, run.pool_deadline, cache_dir, progress)
+        statistics.pool_generation = pool.generation
     order = list(range(len(plans)))
     if settings.instance_order == "shortest":  # after the pool, so that it is the same pool in either order
         order.sort(key=lambda i: (len(plans[i][1]), plans[i][0].source_name))
@@ -149,9 +154,11 @@ def _examples(instances: Sequence[Instance], grammar: Grammar, run: _Run,
         (instance, states), bridge = plans[i], bridges[i]
         examples.append(Example(instance, bridge, [rows.row(number, bridge, s) for s in states]))
         examples[-1].restart()
-    statistics.instances, statistics.pool = len(examples), len(pool)
+    statistics.instances = len(examples)
     statistics.add_time("pool", started)
-    progress(f"feature pool: {len(pool):,} features ({pool.generation.describe()})")
+    if run.incremental is None:
+        statistics.pool = len(pool)
+        progress(f"feature pool: {len(pool):,} features ({pool.generation.describe()})")
     if statistics.renamed:
         progress(f"renamed instances: {statistics.renamed} are renamings of others, WRAPPER works on the other "
                  f"{len(examples)}")
@@ -222,6 +229,8 @@ def _inner_loop(examples: list[Example], subset: list[int], rows: FeatureRows, r
     statistics, progress = run.statistics, run.progress
     lexicographic = run.settings.ranking == "lexicographic"
     statistics.last_subset, statistics.last_inner = len(subset), 0
+    if run.incremental is not None:
+        run.incremental.extend(examples, subset, rows)
     while True:
         if run.deadline is not None and time.perf_counter() > run.deadline:
             raise LearningTimeout("time limit reached")
@@ -236,6 +245,9 @@ def _inner_loop(examples: list[Example], subset: list[int], rows: FeatureRows, r
         started = time.perf_counter()
         result = (lexicographic_genex if lexicographic else genex)(q.examples, q.problem, seed=run.seed)
         statistics.add_time("genex", started)
+        if isinstance(result, GenexFailure) and run.incremental is not None and \
+                run.incremental.extend(examples, subset, rows, touched=True):
+            continue  # the pool now on every state GENEX read: the features it lacked may be there
         if isinstance(result, GenexFailure):  # named by the learner's rows, not the sub-table's
             failure = GenexFailure(tuple((kind, tuple(q.rows[r] for r in sources)) for kind, sources in result.pending))
             raise LearningFailure(f"GENEX: {failure.describe()}{_first_transition(failure, examples, rows)}")
