@@ -5,10 +5,14 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import sys
+from typing import TYPE_CHECKING
 
 from stratpol.cli import options
 from stratpol.cli.output import print_json, save_policy
 from stratpol.progress import Progress
+
+if TYPE_CHECKING:
+    from stratpol.learning.settings import NamedSettings
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
@@ -86,7 +90,7 @@ def _learn(args: argparse.Namespace) -> int:
     return 0
 
 
-def _with_options(configuration, args: argparse.Namespace) -> tuple:
+def _with_options(configuration: tuple[NamedSettings, ...], args: argparse.Namespace) -> tuple[NamedSettings, ...]:
     """Each entry of `configuration` with the options given (an option left out changes nothing);
     entries the options make equal to an earlier one are dropped."""
     from stratpol.learning.settings import NamedSettings
@@ -105,7 +109,7 @@ def _format_learned(result) -> str:
 
     lines = [format_policy(result.policy).rstrip("\n"), f"# termination: {result.certificate.describe()}", "",
              result.statistics.describe()]
-    if len(result.attempts) > 1 or result.settings.name != "given":
+    if result.settings is not None:
         tried = "".join(f"; {a.settings} failed after {a.seconds:,.0f} s: {a.outcome}" for a in result.attempts[:-1])
         lines.append(f"# learned with the settings {result.settings.name} ({result.settings.settings.describe()})"
                      f"{tried}")
