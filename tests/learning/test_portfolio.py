@@ -9,7 +9,6 @@ import re
 import pytest
 
 from helpers import stratpol
-from stratpol.errors import InputError
 from stratpol.learner import learn, learning_task
 from stratpol.learning.result import LearningFailure
 from stratpol.learning.settings import LearningSettings, NamedSettings, learning_configuration, learning_settings
@@ -102,16 +101,3 @@ def test_stratpol_learn_names_the_entry_and_saves_the_learning_record(settings_f
     head = out.read_text().splitlines()[0]
     assert head.startswith(f"# learned by `{record['command']}` with the settings paper: 4 training files verified, 2 tested by 50 runs; ")
     assert stratpol("check", out).returncode == 0  # the head line is a comment to the policy reader
-
-
-@pytest.mark.parametrize("text, problem", [
-    ("[portfolio]\nentries = 3\nsize = 2\n", "[portfolio]: unknown keys ['size']"),
-    ("[[portfolio.entries]]\nteacher = 'bfws'\n", "[[portfolio.entries]] number 1: no name"),
-    ("[[portfolio.entries]]\nname = 'a'\nstrategy = 'S3'\n", "[portfolio entry a]: strategy: must be one of"),
-])
-def test_a_bad_portfolio_is_one_clear_error(tmp_path, text, problem):
-    path = tmp_path / "settings.toml"
-    path.write_text(text)
-    with pytest.raises(InputError, match=re.escape(problem)) as error:
-        learning_configuration("x", path)
-    assert str(path) in str(error.value)

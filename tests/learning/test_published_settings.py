@@ -17,7 +17,7 @@ import pytest
 from stratpol.errors import InputError
 from stratpol.features import Vocabulary, generate_pool, load_grammar
 from stratpol.generation import domain_folder
-from stratpol.learning.settings import LearningSettings, learning_settings
+from stratpol.learning.settings import LearningSettings, learning_configuration, learning_settings
 from stratpol.learning.teacher import Teacher
 from stratpol.planning import Domain
 from stratpol.planning.dead_ends import Solvability
@@ -65,12 +65,15 @@ def test_a_benchmark_set_entry_comes_before_the_bare_domain_entry(tmp_path):
     ("[defaults]\n", "unknown tables"),
     ("[default]\nverify_states = 0\n", "[default]: verify_states: must be at least 1, not 0"),
     ("[default]\nk = 2\n", "[default]: unknown keys ['k']"),  # GENEX's chains for k = 2 are no setting
+    ("[portfolio]\nentries = 3\nsize = 2\n", "[portfolio]: unknown keys ['size']"),
+    ("[[portfolio.entries]]\nteacher = 'bfws'\n", "[[portfolio.entries]] number 1: no name"),
+    ("[[portfolio.entries]]\nname = 'a'\nstrategy = 'S3'\n", "[portfolio entry a]: strategy: must be one of"),
 ])
 def test_bad_settings_files_are_one_clear_error(tmp_path, text, problem):
     path = tmp_path / "settings.toml"
     path.write_text(text)
     with pytest.raises(InputError, match=re.escape(problem)) as error:
-        learning_settings("x", path)
+        learning_configuration("x", path)
     assert str(path) in str(error.value)
 
 
