@@ -49,11 +49,11 @@ def test_a_domain_not_learned_says_why_and_one_not_tried_says_not_yet():
     failed = {"learned": False, "failure": "no portfolio entry learned a policy (...)", "files": {"left_out": {}},
               "attempts": [{"settings": "paper", "outcome": "GENEX: no eligible feature hits 1 Deadend "
                             "requirement(s) (a state of p89.pddl)", "seconds": 10.0}],
-              "seconds": {"plans": 30.0, "pool": 200.0}}
+              "seconds": {"plans": 30.0, "pool": 200.0}, "total_seconds": 240.0}
     hand = [ProblemRecord("rules", "spanner", "easy", "p01.pddl", "solved", 10, 0.1, 50.0, "policy x, 60 s")]
     text = render_learned(learned_rows({"spanner": failed}, [], hand, problems))
     lines = text.splitlines()
     assert lines[2].startswith("| ferry | not yet |") and lines[2].endswith("| - | - | 77 |")
     assert lines[3].startswith("| spanner | no: paper: GENEX: no eligible feature hits 1 Deadend requirement(s) |")
-    assert "| 230 s (30, 200, 0, 0) | - | 1 / - / - = **1** | 73 |" in lines[3]
+    assert "| 240 s (30, 200, 0, 0) | - | 1 / - / - = **1** | 73 |" in lines[3]
     assert lines[4] == "| all | 0 of 2 | | | | | **0** of 2 | 1 | 150 |"

@@ -1,8 +1,9 @@
 """A learned policy's learning record (`D.learned.json` beside `D.policy`): how it was learned, in
 a form a table can be made from: the command, the settings that learned it (and those tried
 before), the grammar and whether it lists features, the training files verified, tested by runs
-or left out (and why), the policy's size and certificate, and the seconds of each phase. A run
-that learns nothing leaves a record too, `"learned": false` with the reason, and no policy."""
+or left out (and why), the policy's size and certificate, the seconds of each phase of the entry
+that learned it and of the whole run (every entry tried), and the pool's generation. A run that
+learns nothing leaves a record too, `"learned": false` with the reason, and no policy."""
 
 from __future__ import annotations
 
@@ -48,7 +49,9 @@ def learning_record(result: WrapperResult, command: str, domain_file: str | None
         "policy": {"features": len(result.policy.features), "rules": len(result.policy.rules),
                    "termination": result.certificate.describe()},
         "seconds": {phase: round(seconds, 2) for phase, seconds in statistics.seconds.items()},
-        "pool": {"features": statistics.pool, "generation": statistics.pool_generation.describe()},
+        "total_seconds": round(sum(a.seconds for a in result.attempts) or statistics.total_seconds, 2),
+        "pool": {"features": statistics.pool, "generation": statistics.pool_generation.describe(),
+                 "generation_seconds": round(statistics.pool_generation.seconds, 2)},
     }
 
 
@@ -65,6 +68,7 @@ def failure_record(failure: LearningFailure, domain: str, command: str, domain_f
         "attempts": [dataclasses.asdict(a) for a in failure.attempts],
         "files": {"left_out": {} if statistics is None else dict(statistics.left_out)},
         "seconds": {} if statistics is None else {p: round(s, 2) for p, s in statistics.seconds.items()},
+        "total_seconds": round(sum(a.seconds for a in failure.attempts), 2),
     }
 
 
@@ -78,7 +82,7 @@ def summary_line(record: dict) -> str:
         parts.append(f"{len(tested)} tested by {runs} runs")
     if files["left_out"]:
         parts.append(f"{len(files['left_out'])} left out")
-    seconds = sum(record["seconds"].values())
+    seconds = record["total_seconds"]
     return (f"# learned by `{record['command']}` with the settings {record['settings']['name']}: "
             f"{', '.join(parts)}; {seconds:,.0f} s")
 
