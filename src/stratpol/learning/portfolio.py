@@ -48,12 +48,14 @@ def learn_with_portfolio(instances: Sequence[Instance], vocabulary: Vocabulary, 
                 checkpoint=None if checkpoint is None or len(entries) == 1
                 else checkpoint.with_name(f"{checkpoint.name}.{entry.name}"))
         except LearningFailure as failure:
-            attempts.append(PortfolioAttempt(entry.name, str(failure), time.perf_counter() - started))
+            phases = {} if failure.statistics is None else dict(failure.statistics.seconds)
+            attempts.append(PortfolioAttempt(entry.name, str(failure), time.perf_counter() - started, phases))
             last_failure = failure
             if len(entries) > 1:
                 progress(f"portfolio entry {entry.name} failed: {failure}")
             continue
-        attempts.append(PortfolioAttempt(entry.name, "learned", time.perf_counter() - started))
+        attempts.append(PortfolioAttempt(entry.name, "learned", time.perf_counter() - started,
+                                         dict(result.statistics.seconds)))
         return dataclasses.replace(result, settings=entry, attempts=tuple(attempts))
     if len(entries) == 1 and last_failure is not None:
         raise last_failure

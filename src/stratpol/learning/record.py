@@ -1,9 +1,9 @@
 """A learned policy's learning record (`D.learned.json` beside `D.policy`): how it was learned, in
 a form a table can be made from: the command, the settings that learned it (and those tried
 before), the grammar and whether it lists features, the training files verified, tested by runs
-or left out (and why), the policy's size and certificate, the seconds of each phase of the entry
-that learned it and of the whole run (every entry tried), and the pool's generation. A run that
-learns nothing leaves a record too, `"learned": false` with the reason, and no policy."""
+or left out (and why), the policy's size and certificate, the seconds of each phase over the whole
+run (every entry tried), and the pool's generation. A run that learns nothing leaves a record
+too, `"learned": false` with the reason, and no policy."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ def learning_record(result: WrapperResult, command: str, domain_file: str | None
                   "renamings": statistics.renamed},
         "policy": {"features": len(result.policy.features), "rules": len(result.policy.rules),
                    "termination": result.certificate.describe()},
-        "seconds": {phase: round(seconds, 2) for phase, seconds in statistics.seconds.items()},
+        "seconds": _phase_seconds(result.attempts) or {p: round(s, 2) for p, s in statistics.seconds.items()},
         "total_seconds": round(sum(a.seconds for a in result.attempts) or statistics.total_seconds, 2),
         "pool": {"features": statistics.pool, "generation": statistics.pool_generation.describe(),
                  "generation_seconds": round(statistics.pool_generation.seconds, 2)},
@@ -67,9 +67,19 @@ def failure_record(failure: LearningFailure, domain: str, command: str, domain_f
         "failure": str(failure),
         "attempts": [dataclasses.asdict(a) for a in failure.attempts],
         "files": {"left_out": {} if statistics is None else dict(statistics.left_out)},
-        "seconds": {} if statistics is None else {p: round(s, 2) for p, s in statistics.seconds.items()},
+        "seconds": _phase_seconds(failure.attempts) or
+        ({} if statistics is None else {p: round(s, 2) for p, s in statistics.seconds.items()}),
         "total_seconds": round(sum(a.seconds for a in failure.attempts), 2),
     }
+
+
+def _phase_seconds(attempts) -> dict[str, float]:
+    """The seconds of each phase over every entry tried (the whole run)."""
+    phases: dict[str, float] = {}
+    for attempt in attempts:
+        for phase, seconds in attempt.phases.items():
+            phases[phase] = phases.get(phase, 0.0) + seconds
+    return {phase: round(seconds, 2) for phase, seconds in phases.items()}
 
 
 def summary_line(record: dict) -> str:

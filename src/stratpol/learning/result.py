@@ -90,12 +90,13 @@ class LearningStatistics:
 
 @dataclass(frozen=True)
 class PortfolioAttempt:
-    """One settings entry the learner tried: its name, how it ended ("learned", or why it did not)
-    and its seconds."""
+    """One settings entry the learner tried: its name, how it ended ("learned", or why it did not),
+    its seconds, and those of each of its phases."""
 
     settings: str
     outcome: str
     seconds: float
+    phases: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -94,7 +94,7 @@ def _reasons(record: dict) -> str:
 
 
 def _phases(record: dict) -> str:
-    """The whole run's seconds (every settings entry tried), and the phases of the last entry."""
+    """The whole run's seconds and its phases (every settings entry tried)."""
     seconds = record["seconds"]
     shown = ", ".join(f"{seconds.get(phase, 0):,.0f}" for phase in PHASES)
     return f"{record['total_seconds']:,.0f} s ({shown})"
