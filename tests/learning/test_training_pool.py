@@ -49,3 +49,36 @@ def test_an_incremental_pool_is_generated_on_the_files_in_use_and_learns_the_sam
     assert ", 1 generation as files joined Q')" in incremental.statistics.describe()
     assert all(v.solved and not v.runs for v in incremental.verifications) and incremental.certificate.k == 1
     assert len(incremental.policy.rules) == len(whole.policy.rules) == 4
+
+
+def test_an_incremental_pool_grows_with_the_files_in_q_and_with_the_states_repairs_touch(plans, tmp_path):
+    from stratpol.features import FeaturePool
+    from stratpol.learning.examples import Example
+    from stratpol.learning.rows import FeatureRows
+    from stratpol.learning.training_pool import IncrementalPool
+
+    vocabulary, on = plans
+    rows = FeatureRows(FeaturePool([]))
+    examples = []
+    for number, (bridge, states) in enumerate(on):
+        examples.append(Example(bridge.instance, bridge, [rows.row(number, bridge, s) for s in states]))
+        examples[-1].restart()
+    statistics = LearningStatistics()
+    pool = IncrementalPool(vocabulary, load_grammar("default"), None, tmp_path, statistics, lambda line: None)
+    first = len(on[0][1])
+    assert pool.extend(examples, [0], rows) and statistics.pool_generation.states == first
+    assert len(rows.pool) == statistics.pool > 0
+    assert not pool.extend(examples, [0], rows)  # nothing new: no generation
+    # a repair's transition to a state off the plan: only `touched` generates on it
+    instance = examples[0].instance
+    source = rows.entries[examples[0].plan[0]][1]
+    plan_states = {rows.entries[r][1] for r in examples[0].plan}
+    off_plan = next(s.state for s in instance.successors(source) if s.state not in plan_states)
+    examples[0].good.append((examples[0].plan[0], rows.row(0, examples[0].bridge, off_plan)))
+    assert not pool.extend(examples, [0], rows)
+    assert pool.extend(examples, [0], rows, touched=True) and statistics.pool_generation.states == first + 1
+    # a file joining Q': the pool on the states of both
+    assert pool.extend(examples, [0, 1], rows, touched=True)
+    assert statistics.pool_generation.states == first + 1 + len(on[1][1]) and statistics.pool_extensions == 3
+    table = rows.table(list(range(len(rows.entries))))  # every row has values over the new pool
+    assert table.values.shape == (len(rows.entries), len(rows.pool))
