@@ -3,11 +3,15 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+import pytest
+
 from helpers import stratpol
-from stratpol.bench.ipc2023.learned import learned_rows, render_learned
+from stratpol.bench.ipc2023.learned import learned_rows, learning_records, render_learned
 from stratpol.bench.ipc2023.runs import Problem, ProblemRecord
+from stratpol.errors import InputError
 from stratpol.generation import domain_folder
 
 
@@ -57,3 +61,15 @@ def test_a_domain_not_learned_says_why_and_one_not_tried_says_not_yet():
     assert lines[3].startswith("| spanner | no: paper: GENEX: no eligible feature hits 1 Deadend requirement(s) |")
     assert "| 240 s (30, 200, 0, 0) | - | 1 / - / - = **1** | 73 |" in lines[3]
     assert lines[4] == "| all | 0 of 2 | | | | | **0** of 2 | 1 | 150 |"
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("[1, 2]", "no \"learned\": true or false"),
+    ('{"learned": true, "command": "stratpol learn x"}', "no settings, attempts, files, policy, seconds"),
+    ("{", "Expecting property name"),
+])
+def test_a_learning_record_that_does_not_read_is_one_line_naming_it(tmp_path, text, problem):
+    (tmp_path / "ferry.learned.json").write_text(text)
+    with pytest.raises(InputError, match=re.escape(problem)) as error:
+        learning_records(tmp_path)
+    assert str(error.value).startswith(f"{tmp_path / 'ferry.learned.json'}: not a learning record: ")

@@ -72,8 +72,11 @@ def test_the_portfolio_reports_the_entry_that_learned_and_why_the_ones_before_fa
 
 
 def test_one_settings_given_is_the_only_entry_tried():
-    with pytest.raises(LearningFailure, match=re.escape("gripper-6: verification passed 5 policy-reachable states")):
+    with pytest.raises(LearningFailure, match=re.escape("gripper-6: verification passed 5 policy-reachable states")) \
+            as failure:
         learn("gripper", settings=LearningSettings(verify_states=5, verify_runs=0))
+    # its one attempt is kept, so that its record has the run's seconds
+    assert [a.settings for a in failure.value.attempts] == ["given"] and failure.value.attempts[0].phases["pool"] > 0
 
 
 def test_stratpol_learn_names_the_entry_and_saves_the_learning_record(settings_file, tmp_path):

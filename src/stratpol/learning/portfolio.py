@@ -58,6 +58,7 @@ def learn_with_portfolio(instances: Sequence[Instance], vocabulary: Vocabulary, 
                                          dict(result.statistics.seconds)))
         return dataclasses.replace(result, settings=entry, attempts=tuple(attempts))
     if len(entries) == 1 and last_failure is not None:
+        last_failure.attempts = tuple(attempts)
         raise last_failure
     reasons = "; ".join(f"{a.settings}: {a.outcome}" for a in attempts)
     kind = LearningTimeout if deadline is not None and time.perf_counter() >= deadline else LearningFailure

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 from stratpol.atomic import write_text_atomically
 from stratpol.features import load_grammar
-from stratpol.learning.result import LearningFailure, WrapperResult
+from stratpol.learning.result import LearningFailure, PortfolioAttempt, WrapperResult
 
 RECORD_SUFFIX = ".learned.json"
 
@@ -48,8 +49,8 @@ def learning_record(result: WrapperResult, command: str, domain_file: str | None
                   "renamings": statistics.renamed},
         "policy": {"features": len(result.policy.features), "rules": len(result.policy.rules),
                    "termination": result.certificate.describe()},
-        "seconds": _phase_seconds(result.attempts) or {p: round(s, 2) for p, s in statistics.seconds.items()},
-        "total_seconds": round(sum(a.seconds for a in result.attempts) or statistics.total_seconds, 2),
+        "seconds": _phase_seconds(result.attempts),
+        "total_seconds": round(sum(a.seconds for a in result.attempts), 2),
         "pool": {"features": statistics.pool, "generation": statistics.pool_generation.describe(),
                  "generation_seconds": round(statistics.pool_generation.seconds, 2)},
     }
@@ -57,7 +58,7 @@ def learning_record(result: WrapperResult, command: str, domain_file: str | None
 
 def failure_record(failure: LearningFailure, domain: str, command: str, domain_file: str | None) -> dict:
     """The record of a run that learned no policy: why (each settings entry's reason where a
-    portfolio was tried), the files left out and the seconds of each phase of the last entry."""
+    portfolio was tried), the files left out and the seconds of each phase over the whole run."""
     statistics = failure.statistics
     return {
         "learned": False,
@@ -67,13 +68,12 @@ def failure_record(failure: LearningFailure, domain: str, command: str, domain_f
         "failure": str(failure),
         "attempts": [dataclasses.asdict(a) for a in failure.attempts],
         "files": {"left_out": {} if statistics is None else dict(statistics.left_out)},
-        "seconds": _phase_seconds(failure.attempts) or
-        ({} if statistics is None else {p: round(s, 2) for p, s in statistics.seconds.items()}),
+        "seconds": _phase_seconds(failure.attempts),
         "total_seconds": round(sum(a.seconds for a in failure.attempts), 2),
     }
 
 
-def _phase_seconds(attempts) -> dict[str, float]:
+def _phase_seconds(attempts: Sequence[PortfolioAttempt]) -> dict[str, float]:
     """The seconds of each phase over every entry tried (the whole run)."""
     phases: dict[str, float] = {}
     for attempt in attempts:
@@ -101,5 +101,16 @@ def write_learning_record(path: str | Path, record: dict) -> None:
     write_text_atomically(Path(path), json.dumps(record, indent=1) + "\n")
 
 
+REQUIRED = {True: ("command", "settings", "attempts", "files", "policy", "seconds", "total_seconds"),
+            False: ("command", "failure", "attempts", "files", "seconds", "total_seconds")}
+
+
 def read_learning_record(path: str | Path) -> dict:
-    return json.loads(Path(path).read_text())
+    """The record at `path`; ValueError where it is not JSON or lacks a key a record has."""
+    record = json.loads(Path(path).read_text())
+    if not isinstance(record, dict) or not isinstance(record.get("learned"), bool):
+        raise ValueError("no \"learned\": true or false")
+    missing = [key for key in REQUIRED[record["learned"]] if key not in record]
+    if missing:
+        raise ValueError(f"no {', '.join(missing)}")
+    return record

@@ -117,31 +117,36 @@ def learning_settings(domain: str, path: Path | None = None) -> LearningSettings
     with a benchmark set ("gp2024/spanner") takes that set's entry where there is one, else the
     entry of the bare domain name (the same domain may be spelt differently in two sets); a domain
     of a portfolio set ("ipc2023/spanner") takes no entry."""
-    data = _read(path)
-    entry = _entry_name(domain, data)
-    settings = _apply(LearningSettings(), data.get("default", {}), _path(path), "default")
-    return settings if entry is None else _apply(settings, data["domains"][entry], _path(path), f"domains.{entry}")
+    _, defaults, entry = _defaults_and_entry(domain, path)
+    return defaults if entry is None else entry.settings
 
 
 def learning_configuration(domain: str, path: Path | None = None) -> tuple[NamedSettings, ...]:
     """What `stratpol learn` tries for `domain`, in turn until one learns: the domain's entry alone
     where it has one, else each entry of the portfolio over the file's defaults (one configuration
     for every domain without an entry, as the IPC learning track runs its learners)."""
-    data = _read(path)
-    entry = _entry_name(domain, data)
-    defaults = _apply(LearningSettings(), data.get("default", {}), _path(path), "default")
+    data, defaults, entry = _defaults_and_entry(domain, path)
     if entry is not None:
-        return (NamedSettings(f"domains.{entry}", _apply(defaults, data["domains"][entry], _path(path),
-                                                         f"domains.{entry}")),)
-    entries = data.get("portfolio", {}).get("entries", [])
+        return (entry,)
     named = []
-    for number, table in enumerate(entries, start=1):
+    for number, table in enumerate(data.get("portfolio", {}).get("entries", []), start=1):
         table = dict(table)
         name = table.pop("name", None)
         if not isinstance(name, str) or not name:
             raise InputError(f"[[portfolio.entries]] number {number}: no name", _path(path))
         named.append(NamedSettings(name, _apply(defaults, table, _path(path), f"portfolio entry {name}")))
     return tuple(named) or (NamedSettings("default", defaults),)
+
+
+def _defaults_and_entry(domain: str, path: Path | None) -> tuple[dict, LearningSettings, NamedSettings | None]:
+    """The settings file's data, its defaults, and the entry of `domain` over them (None: none)."""
+    data = _read(path)
+    defaults = _apply(LearningSettings(), data.get("default", {}), _path(path), "default")
+    name = _entry_name(domain, data)
+    if name is None:
+        return data, defaults, None
+    where = f"domains.{name}"
+    return data, defaults, NamedSettings(where, _apply(defaults, data["domains"][name], _path(path), where))
 
 
 def _path(path: Path | None) -> Path:

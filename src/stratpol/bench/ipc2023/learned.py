@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from stratpol.bench.ipc2023.anchors import BEST_REPORTED, LEVELS
-from stratpol.bench.ipc2023.report import Coverage, coverage
+from stratpol.bench.ipc2023.report import Coverage, coverage, level_cells
 from stratpol.bench.ipc2023.runs import Problem, ProblemRecord
 from stratpol.errors import InputError
 from stratpol.learning.record import RECORD_SUFFIX, read_learning_record
@@ -21,8 +21,8 @@ PHASES = ("plans", "pool", "genex", "verification")
 @dataclass(frozen=True)
 class LearnedRow:
     """One domain: its learning record (None: not tried end to end yet; `"learned": false`: tried,
-    and why it failed), the coverage of the
-    learned policy and of the hand-assisted one, and the tests of each level."""
+    and why it failed), the coverage of the learned policy and of the hand-assisted one, and the
+    tests of each level."""
 
     domain: str
     record: dict | None
@@ -101,8 +101,4 @@ def _phases(record: dict) -> str:
 
 
 def _levels(c: Coverage, tests: dict[str, int]) -> str:
-    if not sum(c.run.values()):
-        return "-"
-    levels = [("-" if not c.run[level] else f"{c.solved[level]}" + ("*" if c.run[level] < tests[level] else ""))
-              for level in LEVELS]
-    return " / ".join(levels) + f" = **{c.total}**"
+    return "-" if not sum(c.run.values()) else " / ".join(level_cells(c, tests)) + f" = **{c.total}**"

@@ -175,13 +175,17 @@ def _ended(u: Unsolved, outcome: str) -> str:
             f"{u.mean_steps[outcome]:,.0f} steps)")
 
 
+def level_cells(c: Coverage, tests: dict[str, int]) -> list[str]:
+    """Solved per level: `-` where the level was not run, `*` where some of its `tests` were not."""
+    return [("-" if not c.run[level] else f"{c.solved[level]}" + ("*" if c.run[level] < tests[level] else ""))
+            for level in LEVELS]
+
+
 def _cell(c: Coverage, tests: dict[str, int]) -> str:
     if not sum(c.run.values()):
         return "-"
     width = f" w{c.max_width}" if c.max_width else ""
-    levels = [("-" if not c.run[level] else f"{c.solved[level]}" + ("*" if c.run[level] < tests[level] else ""))
-              for level in LEVELS]
-    return "/".join(levels) + f" = {c.total}{width}{_models(c)}"
+    return "/".join(level_cells(c, tests)) + f" = {c.total}{width}{_models(c)}"
 
 
 def _models(c: Coverage) -> str:
