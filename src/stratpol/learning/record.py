@@ -47,6 +47,7 @@ def learning_record(result: WrapperResult, command: str, domain_file: str | None
                     "listed_features": len(grammar.features)},
         "files": {"verified": verified, "tested_by_runs": tested, "left_out": dict(statistics.left_out),
                   "renamings": statistics.renamed},
+        "undecided_states": statistics.undecided,  # the teacher decided neither way: steps into them avoided
         "policy": {"features": len(result.policy.features), "rules": len(result.policy.rules),
                    "termination": result.certificate.describe()},
         "seconds": _phase_seconds(result.attempts),
@@ -68,6 +69,7 @@ def failure_record(failure: LearningFailure, domain: str, command: str, domain_f
         "failure": str(failure),
         "attempts": [dataclasses.asdict(a) for a in failure.attempts],
         "files": {"left_out": {} if statistics is None else dict(statistics.left_out)},
+        "undecided_states": 0 if statistics is None else statistics.undecided,
         "seconds": _phase_seconds(failure.attempts),
         "total_seconds": round(sum(a.seconds for a in failure.attempts), 2),
     }
