@@ -1,5 +1,6 @@
 """WRAPPER's repairs on gripper-oneway (the robot moves to room B only): a state the policy does not
-close gets the teacher's step, a step into a dead end becomes a bad transition."""
+close gets the teacher's step, a step into a dead end becomes a bad transition; a GENEX failure
+names its steps in words."""
 
 from __future__ import annotations
 
@@ -8,9 +9,12 @@ import pytest
 from stratpol.features import Vocabulary, load_grammar
 from stratpol.features.pool import generate_pool
 from stratpol.learning.examples import Example
+from stratpol.learning.genex import GenexFailure
+from stratpol.learning.hitting_set import Requirement
 from stratpol.learning.repairs import Repair, repair
 from stratpol.learning.result import LearningFailure
 from stratpol.learning.rows import FeatureRows
+from stratpol.learning.wrapper import _first_transition
 from stratpol.learning.teacher import Teacher
 from stratpol.planning import Domain
 from stratpol.verification import Failure, Verification
@@ -97,3 +101,23 @@ def test_a_state_the_teacher_cannot_decide_in_its_time_is_avoided_not_fatal(tmp_
     assert example.bad == [(rows.row(0, bridge, start), rows.row(0, bridge, picked))]
     with pytest.raises(LearningFailure, match="the initial state could be neither solved nor proven a dead end"):
         repair(example, 0, Verification(instance.name, False, Failure.NOT_CLOSED, (start,), 1), rows, hurried, 100)
+
+
+def test_a_genex_failure_names_the_steps_of_its_first_requirement_in_words(oneway):
+    instance, rows, teacher, example = oneway
+    start = instance.initial_state
+    moved = _successor(instance, start, "(move-to-b")
+    repair(example, 0, Verification(instance.name, False, Failure.DEAD_END, (start, moved), 2), rows, teacher, 100)
+    bad, first = example.bad[0], example.good[0]
+    edge = GenexFailure(((Requirement.EDGE, first),))
+    plan_step = f"{instance.source_name}: {example_action(instance, example, rows)}, step 1 of the plan"
+    assert _first_transition(edge, [example], rows) == f", in {plan_step}"
+    deadend = GenexFailure(((Requirement.DEADEND, bad + first),))
+    assert _first_transition(deadend, [example], rows) == (
+        f": the bad step, in {instance.source_name}: (move-to-b), looks like the good step, in {plan_step}")
+
+
+def example_action(instance, example, rows) -> str:
+    """The action of the example plan's first step."""
+    source, target = (rows.entries[r][1] for r in example.good[0])
+    return next(str(s.action) for s in instance.successors(source) if s.state == target)

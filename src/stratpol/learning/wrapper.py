@@ -281,15 +281,28 @@ def _inner_loop(examples: list[Example], subset: list[int], rows: FeatureRows, r
 
 
 def _first_transition(failure: GenexFailure, examples: list[Example], rows: FeatureRows) -> str:
-    """The first pending Edge transition in words, and whose it is: `, in p03.pddl: (drive truck1
-    depot1 market1), step 2 of the plan` or `..., a repair` (the teacher's step from a state the
-    policy walked into)."""
-    kind, pair = failure.pending[0]
-    if kind is not Requirement.EDGE:
-        return ""
+    """The first pending requirement's transitions in words, and whose they are: for Edge `, in
+    p03.pddl: (drive truck1 depot1 market1), step 2 of the plan` or `..., a repair` (the teacher's
+    step from a state the policy walked into); for Deadend the bad step and the good step that no
+    eligible feature tells apart from it."""
+    kind, rows_of = failure.pending[0]
+    if kind is Requirement.EDGE:
+        return ", in " + _transition_in_words(rows_of[:2], examples, rows)
+    if kind is Requirement.DEADEND:
+        return (f": the bad step, in {_transition_in_words(rows_of[:2], examples, rows)}, looks like the good "
+                f"step, in {_transition_in_words(rows_of[2:], examples, rows)}")
+    return ""
+
+
+def _transition_in_words(pair: tuple[int, ...], examples: list[Example], rows: FeatureRows) -> str:
     source, target = rows.entries[pair[0]][1], rows.entries[pair[1]][1]
     example = examples[rows.numbers[pair[0]]]
     actions = [str(s.action) for s in example.instance.successors(source) if s.state == target]
     steps = list(zip(example.plan, example.plan[1:]))
-    whose = f"step {steps.index(pair) + 1} of the plan" if pair in steps else "a repair"
-    return f", in {example.instance.source_name}: {actions[0] if actions else 'no action'}, {whose}"
+    if tuple(pair) in steps:
+        whose = f", step {steps.index(tuple(pair)) + 1} of the plan"
+    elif tuple(pair) in map(tuple, example.bad):
+        whose = ""  # the policy's step, into a dead end or a state the teacher left undecided
+    else:
+        whose = ", a repair"
+    return f"{example.instance.source_name}: {actions[0] if actions else 'no action'}{whose}"
