@@ -57,7 +57,8 @@ def test_the_bundled_portfolio_is_the_same_for_every_ipc_domain():
     names = {name: learning_configuration(f"ipc2023/{name}") for name in ("ferry", "spanner", "satellite", "rovers")}
     assert len(set(names.values())) == 1
     entries = names["spanner"]
-    assert entries[0] == NamedSettings("paper", LearningSettings())
+    assert entries[0] == NamedSettings("paper", LearningSettings(incremental_pool=True))
+    assert all(e.settings.incremental_pool for e in entries)  # pools that scale with Q'
     assert len(entries) > 1 and all(e.settings.grammar == "default" for e in entries)
 
 
