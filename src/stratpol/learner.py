@@ -25,14 +25,20 @@ def learning_domain(domain: str | Path | Domain, instances: TrainingSet | None =
     """The domain to learn and the name of its settings entry. A domain.pddl names its settings by
     its folder and the folder above ("ipc2023/spanner"); a registry name with problem files takes
     the domain.pddl in their folder or up to two folders above it (the layout of the IPC and gp2024
-    sets), and is the settings name itself."""
+    sets), named so too, and is the settings name itself where they have none."""
     if names_a_domain_file(domain):
         resolved = find_domain(domain)
-        folder = resolved.path.resolve().parent
-        return resolved, f"{folder.parent.name}/{folder.name}"
+        return resolved, _settings_name(resolved.path)
     paths = [p for p in instances or () if not isinstance(p, Instance)]
     near = domain_file_near(paths) if paths else None
-    return (Domain(near) if near is not None else find_domain(domain)), str(domain)
+    if near is None:
+        return find_domain(domain), str(domain)
+    return Domain(near), _settings_name(near)
+
+
+def _settings_name(domain_file: Path) -> str:
+    folder = Path(domain_file).resolve().parent
+    return f"{folder.parent.name}/{folder.name}"
 
 
 def training_instances(domain: Domain, name: str, instances: TrainingSet | None = None,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -20,6 +21,7 @@ verify_states = 300
 
 [portfolio]
 sets = ["ipc2023"]
+paper_sets = ["gp2024"]
 
 [[portfolio.entries]]
 name = "too-few-states"
@@ -51,6 +53,19 @@ def test_a_domain_without_an_entry_gets_the_portfolio_and_one_with_an_entry_gets
     # a domain of a portfolio set takes the portfolio, whatever entry its bare name has
     assert [e.name for e in learning_configuration("ipc2023/spanner", settings_file)] == ["too-few-states", "paper"]
     assert learning_settings("ipc2023/spanner", settings_file) == LearningSettings(verify_states=300)
+    # a domain of the paper's sets without an entry takes the paper's defaults alone
+    assert learning_configuration("gp2024/gripper", settings_file) == (
+        NamedSettings("default", LearningSettings(verify_states=300)),)
+
+
+def test_a_registry_name_with_problem_files_is_named_by_the_domain_file_beside_them():
+    from stratpol.learner import learning_domain
+    problems = Path(__file__).resolve().parents[3] / "shared" / "benchmarks" / "gp2024" / "gripper" / "training" / "easy"
+    if not problems.is_dir():
+        pytest.skip("no ../shared/benchmarks")
+    domain, name = learning_domain("gripper", [problems])
+    assert name == "gp2024/gripper" and domain.path.resolve() == (problems.parents[1] / "domain.pddl").resolve()
+    assert learning_domain("gripper")[1] == "gripper"  # generated instances: the registry name
 
 
 def test_the_bundled_portfolio_is_the_same_for_every_ipc_domain():

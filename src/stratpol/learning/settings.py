@@ -123,11 +123,15 @@ def learning_settings(domain: str, path: Path | None = None) -> LearningSettings
 
 def learning_configuration(domain: str, path: Path | None = None) -> tuple[NamedSettings, ...]:
     """What `stratpol learn` tries for `domain`, in turn until one learns: the domain's entry alone
-    where it has one, else each entry of the portfolio over the file's defaults (one configuration
-    for every domain without an entry, as the IPC learning track runs its learners)."""
+    where it has one; the defaults alone for a domain of one of the GENEX paper's sets (the
+    portfolio's `paper_sets`, where the paper ran its standard flags); else each entry of the
+    portfolio over the defaults (one configuration for every other domain, as the IPC learning
+    track runs its learners)."""
     data, defaults, entry = _defaults_and_entry(domain, path)
     if entry is not None:
         return (entry,)
+    if _benchmark_set(domain) in data.get("portfolio", {}).get("paper_sets", []):
+        return (NamedSettings("default", defaults),)
     named = []
     for number, table in enumerate(data.get("portfolio", {}).get("entries", []), start=1):
         table = dict(table)
@@ -164,9 +168,9 @@ def _read(path: Path | None) -> dict:
     unknown = set(data) - {"default", "domains", "portfolio"}
     if unknown:
         raise InputError(f"unknown tables {sorted(unknown)} (known: default, domains, portfolio)", path)
-    unknown = set(data.get("portfolio", {})) - {"sets", "entries"}
+    unknown = set(data.get("portfolio", {})) - {"sets", "paper_sets", "entries"}
     if unknown:
-        raise InputError(f"[portfolio]: unknown keys {sorted(unknown)} (known: sets, entries)", path)
+        raise InputError(f"[portfolio]: unknown keys {sorted(unknown)} (known: sets, paper_sets, entries)", path)
     return data
 
 
@@ -175,10 +179,15 @@ def _entry_name(domain: str, data: dict) -> str | None:
     entries = data.get("domains", {})
     if domain in entries:
         return domain
-    benchmark_set, _, bare = domain.rpartition("/")
-    if benchmark_set.rsplit("/", 1)[-1] in data.get("portfolio", {}).get("sets", []):
+    bare = domain.rpartition("/")[2]
+    if _benchmark_set(domain) in data.get("portfolio", {}).get("sets", []):
         return None
     return bare if bare in entries else None
+
+
+def _benchmark_set(domain: str) -> str:
+    """The benchmark set a settings name gives ("ipc2023" of "ipc2023/spanner"; "" for a bare name)."""
+    return domain.rpartition("/")[0].rsplit("/", 1)[-1]
 
 
 def _apply(settings: LearningSettings, table: dict, path: Path, where: str) -> LearningSettings:
