@@ -3,13 +3,16 @@ ones; the strategies, the orders of the instances, the lexicographic ranking, li
 
 from __future__ import annotations
 
+import re
+import time
+
 import pytest
 
 from stratpol.evaluation import RulePolicy, run
 from stratpol.features import Vocabulary
 from stratpol.features.policy_evaluator import PolicyEvaluator
 from stratpol.generation import domain_folder
-from stratpol.learning.result import LearningFailure, LearningInterrupted
+from stratpol.learning.result import LearningFailure, LearningInterrupted, LearningTimeout
 from stratpol.learning.settings import LearningSettings
 from stratpol.learning.teacher import Teacher
 from stratpol.learning.wrapper import learn_policy, learn_with_settings, next_subset
@@ -182,3 +185,23 @@ def test_a_lexicographic_ranking_learns_a_certified_gripper_policy_that_verifies
     for balls in (5, 6, 7):
         instance = folder.domain.instance_from_text(folder.generator(balls=balls))
         assert verify(instance, evaluator.on(instance).compatible_successors).solved, balls
+
+
+def test_a_run_stopped_by_its_time_limit_says_where_learning_stood(tmp_path):
+    folder = domain_folder("gripper")
+    instances, vocabulary = gripper_instances(1, 2, 3, 4), Vocabulary(folder.domain)
+    settings = LearningSettings(instance_order="shortest")
+    teacher = Teacher("siw", cache_dir=tmp_path / "plans")
+    learn_policy(instances, vocabulary, settings, teacher, cache_dir=tmp_path / "pools")  # plans and pool cached
+    limit, started = 10.0, time.perf_counter()
+
+    def outlast_the_limit_at_the_first_failure(message: str) -> None:
+        if message.startswith("outer 1:"):
+            time.sleep(max(0.0, started + limit + 0.5 - time.perf_counter()))
+
+    with pytest.raises(LearningTimeout) as stopped:
+        learn_policy(instances, vocabulary, settings, teacher, cache_dir=tmp_path / "pools", time_limit=limit,
+                     progress=outlast_the_limit_at_the_first_failure)
+    assert re.fullmatch(r"time limit reached in outer iteration 2 \(S1, 1 of 4 files in Q', up to gripper-2\), "
+                        r"after \d+ inner iterations, the last policy \d+ features and \d+ rules, the last test on "
+                        r"every file failed on gripper-2", str(stopped.value)), str(stopped.value)

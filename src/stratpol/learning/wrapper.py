@@ -124,6 +124,7 @@ class _Run:
     pool_deadline: float | None = None
     last_policy: Policy | None = None
     incremental: IncrementalPool | None = None  # with settings.incremental_pool
+    last_failing: str | None = None  # the first training file the last policy tested on Q failed on
 
 
 def _examples(instances: Sequence[Instance], grammar: Grammar, run: _Run,
@@ -192,6 +193,7 @@ def _outer_loop(examples: list[Example], rows: FeatureRows, subset: list[int], r
             statistics.teacher_calls = run.teacher.calls
             return WrapperResult(dataclasses.replace(policy, domain=run.vocabulary.domain.name), statistics,
                                  tuple(verifications), tuple(e.instance.name for e in examples))
+        run.last_failing = examples[failing[0]].instance.source_name
         for number in failing:
             check = verifications[number]
             progress(f"outer {statistics.outer_iterations}: policy fails on {examples[number].instance.source_name}: "
@@ -233,7 +235,7 @@ def _inner_loop(examples: list[Example], subset: list[int], rows: FeatureRows, r
         run.incremental.extend(examples, subset, rows)
     while True:
         if run.deadline is not None and time.perf_counter() > run.deadline:
-            raise LearningTimeout("time limit reached")
+            raise LearningTimeout(f"time limit reached {_where(examples, subset, run)}")
         statistics.inner_iterations += 1
         statistics.last_inner += 1
         started = time.perf_counter()
@@ -278,6 +280,20 @@ def _inner_loop(examples: list[Example], subset: list[int], rows: FeatureRows, r
         statistics.add_time("verification", started)
         if not repaired:
             return policy
+
+
+def _where(examples: list[Example], subset: list[int], run: _Run) -> str:
+    """Where learning stands, for a run stopped by its time limit: the iterations, Q', the last
+    policy and the file it failed on."""
+    statistics = run.statistics
+    where = (f"in outer iteration {statistics.outer_iterations} ({statistics.strategy}, {len(subset)} of "
+             f"{len(examples)} files in Q', up to {examples[max(subset)].instance.source_name}), after "
+             f"{statistics.inner_iterations} inner iterations")
+    if run.last_policy is not None:
+        where += f", the last policy {len(run.last_policy.features)} features and {len(run.last_policy.rules)} rules"
+    if run.last_failing is not None:
+        where += f", the last test on every file failed on {run.last_failing}"
+    return where
 
 
 def _first_transition(failure: GenexFailure, examples: list[Example], rows: FeatureRows) -> str:
