@@ -50,7 +50,8 @@ def test_bench_ipc2023_tables_a_learned_policy_from_its_learning_record(tmp_path
 
 def test_a_domain_not_learned_says_why_and_one_not_tried_says_not_yet():
     problems = [Problem("ferry", "easy", Path("p01.pddl")), Problem("spanner", "easy", Path("p01.pddl"))]
-    failed = {"learned": False, "failure": "no portfolio entry learned a policy (...)", "files": {"left_out": {}},
+    failed = {"learned": False, "command": "stratpol learn spanner", "failure": "no portfolio entry learned a policy "
+              "(...)", "files": {"left_out": {}},
               "attempts": [{"settings": "paper", "outcome": "GENEX: no eligible feature hits 1 Deadend "
                             "requirement(s) (a state of p89.pddl)", "seconds": 10.0}],
               "seconds": {"plans": 30.0, "pool": 200.0}, "total_seconds": 240.0}
@@ -61,6 +62,10 @@ def test_a_domain_not_learned_says_why_and_one_not_tried_says_not_yet():
     assert lines[3].startswith("| spanner | no: paper: GENEX: no eligible feature hits 1 Deadend requirement(s) |")
     assert "| 240 s (30, 200, 0, 0) | - | 1 / - / - = **1** | 73 |" in lines[3]
     assert lines[4] == "| all | 0 of 2 | | | | | **0** of 2 | 1 | 150 |"
+    # below the table, each entry's reason in full
+    assert lines[5:] == ["", "Tried and not learned, with each portfolio entry's reason in full:", "",
+                         "- spanner: `stratpol learn spanner`, 240 s",
+                         "  - paper: GENEX: no eligible feature hits 1 Deadend requirement(s) (a state of p89.pddl)"]
 
 
 @pytest.mark.parametrize("text, problem", [

@@ -83,7 +83,22 @@ def render_learned(rows: Sequence[LearnedRow]) -> str:
     tests = sum(sum(r.tests.values()) for r in rows)
     best = sum(BEST_REPORTED.get(r.domain, 0) for r in rows)
     lines.append(f"| all | {count} of {len(rows)} | | | | | **{learned_total}** of {tests} | {hand_total} | {best} |")
-    return "\n".join(lines)
+    return "\n".join(lines + _failures(rows))
+
+
+def _failures(rows: Sequence[LearnedRow]) -> list[str]:
+    """Below the table, each domain tried and not learned: its command and every entry's reason in
+    full (the evidence the table's cell cuts to a clause)."""
+    failed = [r for r in rows if r.record is not None and not r.record["learned"]]
+    if not failed:
+        return []
+    lines = ["", "Tried and not learned, with each portfolio entry's reason in full:", ""]
+    for row in failed:
+        record = row.record
+        lines.append(f"- {row.domain}: `{record['command']}`, {record['total_seconds']:,.0f} s")
+        attempts = record["attempts"] or [{"settings": "", "outcome": record["failure"]}]
+        lines += [f"  - {a['settings'] + ': ' if a['settings'] else ''}{a['outcome']}" for a in attempts]
+    return lines
 
 
 def _reasons(record: dict) -> str:
