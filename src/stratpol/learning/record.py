@@ -48,6 +48,7 @@ def learning_record(result: WrapperResult, command: str, domain_file: str | None
         "files": {"verified": verified, "tested_by_runs": tested, "left_out": dict(statistics.left_out),
                   "renamings": statistics.renamed},
         "undecided_states": statistics.undecided,  # the teacher decided neither way: steps into them avoided
+        "synthesised_features": list(statistics.synthesised),  # found beyond the pool (--synthesis)
         "policy": {"features": len(result.policy.features), "rules": len(result.policy.rules),
                    "termination": result.certificate.describe()},
         "seconds": _phase_seconds(result.attempts),

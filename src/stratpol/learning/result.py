@@ -57,6 +57,7 @@ class LearningStatistics:
     teacher_calls: int = 0
     renamed: int = 0  # instances left out as renamings of others (their verdicts are those of the others)
     undecided: int = 0  # states the teacher could neither plan from nor prove dead ends: steps into them avoided
+    synthesised: list[str] = field(default_factory=list)  # features synthesis added to the pool, in order
     seconds: dict[str, float] = field(default_factory=dict)
 
     def add_time(self, phase: str, started: float) -> None:
@@ -78,6 +79,7 @@ class LearningStatistics:
         left_out = f" ({len(self.left_out)} left out: {self.describe_left_out()})" if self.left_out else ""
         left_out += f" ({self.renamed} renamings of these left out)" if self.renamed else ""
         undecided = f"; {self.undecided} undecided states avoided" if self.undecided else ""
+        undecided += f"; {len(self.synthesised)} features synthesised" if self.synthesised else ""
         phases = ", ".join(f"{phase} {seconds:.2f} s" for phase, seconds in self.seconds.items())
         n = self.pool_extensions
         extended = f", {n} generation{'s' if n != 1 else ''} as files joined Q'" if n else ""

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from stratpol.features import FeatureTable
-from stratpol.features.pool import FeaturePool
+from stratpol.features.pool import FeaturePool, PoolFeature
 from stratpol.features.vocabulary import InstanceBridge
 from stratpol.planning import State
 
@@ -19,6 +19,7 @@ class FeatureRows:
 
     def __init__(self, pool: FeaturePool) -> None:
         self.pool = list(pool)
+        self.added: list[PoolFeature] = []  # features beyond the pool (synthesis), in the order added
         self.index: dict[tuple[int, int], int] = {}
         self.entries: list[tuple[InstanceBridge, State]] = []
         self.numbers: list[int] = []  # row -> the number of its instance
@@ -26,11 +27,17 @@ class FeatureRows:
         self._values = np.zeros((0, len(self.pool)), dtype=np.int32)  # capacity doubles when full
 
     def replace_pool(self, pool: FeaturePool) -> None:
-        """The same rows over another pool (an incremental pool extended): every row keeps its
-        number, its values are computed again when next read."""
-        self.pool = list(pool)
+        """The same rows over another pool (an incremental pool extended), and the features added
+        to the one before: every row keeps its number, its values are computed again when next read."""
+        present = {f.description for f in pool}
+        self.pool = [*pool, *(f for f in self.added if f.description not in present)]
         self._slot = {}
         self._values = np.zeros((0, len(self.pool)), dtype=np.int32)
+
+    def add_features(self, features: Sequence[PoolFeature]) -> None:
+        """Features found beyond the pool (synthesis), kept over every later pool too."""
+        self.added.extend(features)
+        self.replace_pool(FeaturePool([f for f in self.pool if f not in self.added]))
 
     def row(self, instance: int, bridge: InstanceBridge, state: State) -> int:
         """The row of `state` of instance number `instance` (a new one where it is new)."""

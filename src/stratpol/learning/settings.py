@@ -61,6 +61,10 @@ class LearningSettings:
                                        "only, and again on more as files join Q' or GENEX finds no feature, "
                                        "instead of on every plan state up front (training sets whose whole pool "
                                        "takes an hour)")
+    synthesis: bool = parameter(False, "where GENEX finds no eligible feature for a requirement, search "
+                                "refinements of the pool's concepts and roles for features that meet it, add "
+                                "them to the pool and run GENEX again (domains whose features lie above the "
+                                "pool's complexity bound)")
     instance_order: str = parameter("longest", "longest teacher plan first (the paper), or shortest first, so that "
                                     "the first policies are learned where there is little to memorise",
                                     choices=INSTANCE_ORDERS)
@@ -84,6 +88,7 @@ class LearningSettings:
         extras += ", repairs kept across outer iterations" if self.keep_repairs else ""
         extras += ", shortest plans first" if self.instance_order == "shortest" else ""
         extras += ", incremental pool" if self.incremental_pool else ""
+        extras += ", feature synthesis" if self.synthesis else ""
         extras += f", teacher time limit {self.teacher_time_limit:g} s" if self.teacher_time_limit != 60 else ""
         extras += ", features ranked lexicographically" if self.ranking == "lexicographic" else ""
         extras += f", verification up to {self.verify_states:,} states" if self.verify_states != VERIFY_STATES else ""

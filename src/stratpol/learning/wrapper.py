@@ -28,7 +28,7 @@ from stratpol.learning.checkpoint import (
     run_identity,
     write_checkpoint,
 )
-from stratpol.learning.examples import Example, subset_problem, teacher_plans
+from stratpol.learning.examples import Example, SubsetProblem, subset_problem, teacher_plans
 from stratpol.learning.genex import GenexFailure, genex, lexicographic_genex
 from stratpol.learning.genex_policy import genex_policy
 from stratpol.learning.hitting_set import Requirement
@@ -42,6 +42,7 @@ from stratpol.learning.result import (
 )
 from stratpol.learning.rows import FeatureRows
 from stratpol.learning.settings import LearningSettings
+from stratpol.learning.synthesis import SYNTHESIS_ROUNDS, Synthesis, synthesise
 from stratpol.learning.teacher import Teacher
 from stratpol.learning.training_pool import IncrementalPool, training_pool
 from stratpol.learning.training_verification import TrainingVerifier, verify_on_q
@@ -233,6 +234,7 @@ def _inner_loop(examples: list[Example], subset: list[int], rows: FeatureRows, r
     statistics.last_subset, statistics.last_inner = len(subset), 0
     if run.incremental is not None:
         run.incremental.extend(examples, subset, rows)
+    rounds = 0  # of synthesis, for this Q'
     while True:
         if run.deadline is not None and time.perf_counter() > run.deadline:
             raise LearningTimeout(f"time limit reached {_where(examples, subset, run)}")
@@ -250,9 +252,16 @@ def _inner_loop(examples: list[Example], subset: list[int], rows: FeatureRows, r
         if isinstance(result, GenexFailure) and run.incremental is not None and \
                 run.incremental.extend(examples, subset, rows, touched=True):
             continue  # the pool now on every state GENEX read: the features it lacked may be there
+        searched = None
+        if isinstance(result, GenexFailure) and run.settings.synthesis and rounds < SYNTHESIS_ROUNDS:
+            rounds += 1
+            searched = _synthesise(result, q, rows, run)
+            if searched.features:
+                continue
         if isinstance(result, GenexFailure):  # named by the learner's rows, not the sub-table's
             failure = GenexFailure(tuple((kind, tuple(q.rows[r] for r in sources)) for kind, sources in result.pending))
-            raise LearningFailure(f"GENEX: {failure.describe()}{_first_transition(failure, examples, rows)}")
+            found = "" if searched is None else f"; {searched.describe()}"
+            raise LearningFailure(f"GENEX: {failure.describe()}{_first_transition(failure, examples, rows)}{found}")
         started = time.perf_counter()  # "simplification": the projected policy, its certificate and simplification
         policy = genex_policy(q.examples, result, lexicographic, run.simplify,
                              keep_raise_conditions=run.settings.keep_raise_conditions)
@@ -280,6 +289,19 @@ def _inner_loop(examples: list[Example], subset: list[int], rows: FeatureRows, r
         statistics.add_time("verification", started)
         if not repaired:
             return policy
+
+
+def _synthesise(failure: GenexFailure, q: SubsetProblem, rows: FeatureRows, run: _Run) -> Synthesis:
+    """Synthesis for GENEX's `failure` on Q' (`q`); the features found join the rows' pool."""
+    started = time.perf_counter()
+    states = [bridge.state(state) for bridge, state in (rows.entries[r] for r in q.rows)]
+    found = synthesise(failure, q.examples.table, q.examples.good, states, rows.pool, run.vocabulary, run.deadline)
+    if found.features:
+        rows.add_features(found.features)
+        run.statistics.synthesised += [f.description for f in found.features]
+    run.statistics.add_time("synthesis", started)
+    run.progress(found.describe())
+    return found
 
 
 def _where(examples: list[Example], subset: list[int], run: _Run) -> str:

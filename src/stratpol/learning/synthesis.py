@@ -1,0 +1,243 @@
+"""Requirement-directed feature synthesis: where GENEX finds no eligible feature for a requirement,
+search refinements of the pool's concepts and roles for features that meet it.
+
+The requirements name a few states and transitions, so a candidate costs one batched dlplan
+evaluation on the states of Q'. The search is a beam over concepts: it starts from the concepts
+and roles inside the pool's features and the vocabulary's primitives, and refines them with
+dlplan's constructors (not, and, some and all over roles, their inverses and transitive
+closures; equal over two roles among the starting concepts). Each concept C gives the candidate features
+n_count(C) and b_empty(C); a candidate is kept where it hits the first unmet requirement and is
+eligible for GENEX (monotone over the good transitions, or given a monotone pool feature: a chain
+of two), scored by the pending
+requirements it hits, complexity breaking ties. Nothing here names a domain's predicates.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from dlplan.core import DenotationsCaches
+
+from stratpol.features.expression import OWN_CONSTRUCTORS, parse_expression, unparse_expression
+from stratpol.features.kind import Kind
+from stratpol.features.pool import PoolFeature, parse_feature
+from stratpol.features.table import FeatureTable
+from stratpol.features.vocabulary import Vocabulary
+from stratpol.learning.chains import monotone
+from stratpol.learning.genex import GenexFailure
+from stratpol.learning.hitting_set import Requirement
+
+BASE_COMPLEXITY = 6  # the pool's concepts and roles up to this complexity are where the search starts
+BEAM = 40  # concepts refined at each level
+DEPTH = 3  # refinements of a starting concept
+CANDIDATES = 20_000  # concepts evaluated in one synthesis at most
+KEPT = 5  # features handed to GENEX, best first
+SYNTHESIS_ROUNDS = 10  # syntheses for one Q' (each adds features new on its states)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A synthesised feature and what it does for the requirements GENEX left unmet."""
+
+    expression: str
+    complexity: int
+    hits: int  # pending requirements it hits
+    hits_first: bool  # whether it hits the first of them
+    eligible: bool  # monotone over the good transitions of Q', or given a monotone pool feature
+
+    def describe(self) -> str:
+        why = "" if self.hits_first and self.eligible else " (does not hit it)" if not self.hits_first else \
+            " (hits it; not monotone over the good transitions, nor given a monotone feature)"
+        return f"{self.expression}{why}"
+
+
+@dataclass(frozen=True)
+class Synthesis:
+    """The features found for one GENEX failure (best first), the best candidates looked at
+    where none was found, and the search's size."""
+
+    features: tuple[PoolFeature, ...]
+    best: tuple[Candidate, ...]
+    evaluated: int
+    seconds: float
+
+    def describe(self) -> str:
+        if self.features:
+            return (f"synthesis: {len(self.features)} features from {self.evaluated:,} candidates in "
+                    f"{self.seconds:.1f} s, first {self.features[0].description}")
+        best = "; ".join(c.describe() for c in self.best[:3]) or "none"
+        return f"synthesis: none of {self.evaluated:,} candidates meets it; the closest: {best}"
+
+
+class _Requirements:
+    """The pending requirements of a failure over the rows of Q' (numbered as in the sub-table),
+    and GENEX's eligibility over its good transitions, tested on one value vector at a time."""
+
+    def __init__(self, failure: GenexFailure, table: FeatureTable, good: np.ndarray) -> None:
+        by_kind: dict[Requirement, list[tuple[int, ...]]] = {kind: [] for kind in Requirement}
+        for kind, sources in failure.pending:
+            by_kind[kind].append(sources)
+        self.edges = np.array(by_kind[Requirement.EDGE], dtype=np.int64).reshape(-1, 2)
+        self.deadends = np.array(by_kind[Requirement.DEADEND], dtype=np.int64).reshape(-1, 4)
+        self.goals = np.array(by_kind[Requirement.GOAL], dtype=np.int64).reshape(-1, 2)
+        self.first = failure.pending[0]
+        self.good = np.asarray(good, dtype=np.int64).reshape(-1, 2)
+        # the contexts of the monotone pool features g (g unchanged and 0, g unchanged and positive),
+        # over which a candidate monotone given g moves one way only: a chain (g, candidate)
+        changes = table.changes(self.good)
+        valuations = table.valuations[self.good[:, 0]]
+        steady = changes[:, monotone(changes)] == 0
+        sources = valuations[:, monotone(changes)]
+        self.contexts = [(steady & ~sources).astype(np.float32), (steady & sources).astype(np.float32)]
+
+    def score(self, values: np.ndarray) -> tuple[int, bool, bool]:
+        """Requirements `values` hits, whether it hits the first, whether it is eligible."""
+        truth = values > 0
+        edges = values[self.edges[:, 1]] != values[self.edges[:, 0]]
+        d = self.deadends
+        deadends = (np.sign(values[d[:, 1]] - values[d[:, 0]]) != np.sign(values[d[:, 3]] - values[d[:, 2]])) | \
+            (truth[d[:, 0]] != truth[d[:, 2]])
+        goals = truth[self.goals[:, 0]] != truth[self.goals[:, 1]]
+        kind, rows = self.first
+        if kind is Requirement.EDGE:
+            first = values[rows[1]] != values[rows[0]]
+        elif kind is Requirement.DEADEND:
+            first = (np.sign(values[rows[1]] - values[rows[0]]) != np.sign(values[rows[3]] - values[rows[2]])
+                     or truth[rows[0]] != truth[rows[2]])
+        else:
+            first = truth[rows[0]] != truth[rows[1]]
+        hits = int(edges.sum() + deadends.sum() + goals.sum())
+        return hits, bool(first), bool(first) and self.eligible(values)
+
+    def eligible(self, values: np.ndarray) -> bool:
+        """Monotone over the good transitions, or monotone given a monotone pool feature."""
+        changes = np.sign(values[self.good[:, 1]] - values[self.good[:, 0]])
+        up, down = changes > 0, changes < 0
+        if not (up.any() and down.any()):
+            return True
+        up, down = up.astype(np.float32), down.astype(np.float32)
+        given = np.ones(self.contexts[0].shape[1], dtype=bool)
+        for context in self.contexts:
+            given &= ~(((up @ context) > 0) & ((down @ context) > 0))
+        return bool(given.any())
+
+
+def synthesise(failure: GenexFailure, table: FeatureTable, good: np.ndarray, states: Sequence[object],
+               pool: Sequence[PoolFeature], vocabulary: Vocabulary, deadline: float | None = None) -> Synthesis:
+    """Features for the requirements of `failure` (over the rows of `table`, the sub-table of Q',
+    whose dlplan states are `states` and good transitions `good`): refinements of the concepts and
+    roles of `pool` and of the vocabulary's primitives, new in their values on these states."""
+    started = time.perf_counter()
+    requirements = _Requirements(failure, table, good)
+    factory = vocabulary.factory
+    caches = DenotationsCaches()  # always the same states: dlplan's cache is keyed by element
+    known = {table.values[:, c].tobytes() for c in range(len(table))}
+    concepts, roles = _starting_elements(pool, vocabulary)
+    seen: set[bytes] = set()
+    scored: list[tuple[tuple, object]] = []  # (rank, concept) of the current level
+    found: dict[bytes, Candidate] = {}
+    closest: list[Candidate] = []
+    evaluated = 0
+
+    def consider(concept) -> None:
+        nonlocal evaluated
+        counts = np.asarray(factory.make_count_numerical(concept).evaluate(states, caches), dtype=np.int64)
+        evaluated += 1
+        key = counts.tobytes()
+        if key in seen:
+            return
+        seen.add(key)
+        hits, first, _ = requirements.score(counts)
+        scored.append(((not first, -hits, concept.compute_complexity()), concept))
+        for make, values in ((factory.make_count_numerical, counts), (factory.make_empty_boolean, counts == 0)):
+            values = values.astype(np.int64)
+            if values.astype(np.int32).tobytes() in known:
+                continue  # a feature of the pool already
+            hits, first, eligible = requirements.score(values)
+            element = make(concept)
+            candidate = Candidate(str(element), element.compute_complexity(), hits, first, eligible)
+            if eligible:
+                found.setdefault(values.tobytes(), candidate)
+            elif hits:
+                closest.append(candidate)
+
+    def out_of_time() -> bool:
+        return evaluated >= CANDIDATES or (deadline is not None and time.perf_counter() > deadline)
+
+    for concept in concepts:
+        if out_of_time():
+            break
+        consider(concept)
+    cheapest = sorted(concepts, key=lambda c: c.compute_complexity())[:BEAM]
+    for _ in range(DEPTH):
+        if len(found) >= KEPT or out_of_time():
+            break
+        beam = [concept for _, concept in sorted(scored, key=lambda s: s[0])[:BEAM]]
+        scored = []
+        for refined in _refinements(beam, cheapest, roles, factory):
+            if out_of_time():
+                break
+            consider(refined)
+    ranked = sorted(found.values(), key=lambda c: (-c.hits, c.complexity, c.expression))[:KEPT]
+    features = tuple(parse_feature(vocabulary, Kind.BOOLEAN if c.expression.startswith("b_") else Kind.NUMERICAL,
+                                   c.expression) for c in ranked)
+    best = tuple(sorted(closest, key=lambda c: (not c.hits_first, -c.hits, c.complexity))[:3])
+    return Synthesis(features, best, evaluated, time.perf_counter() - started)
+
+
+def _starting_elements(pool: Sequence[PoolFeature], vocabulary: Vocabulary) -> tuple[list, list]:
+    """The concepts and roles the search starts from: the vocabulary's primitives and nominals,
+    and every concept and role inside the pool's features up to BASE_COMPLEXITY; roles also
+    inverted and closed transitively."""
+    factory = vocabulary.factory
+    concept_texts: dict[str, None] = {}
+    role_texts: dict[str, None] = {}
+    for predicate in vocabulary.info.get_predicates():
+        name, arity = predicate.get_name(), predicate.get_arity()
+        if arity == 1:
+            concept_texts[f"c_primitive({name},0)"] = None
+        elif arity == 2:
+            role_texts[f"r_primitive({name},0,1)"] = None
+    for constant in vocabulary.info.get_constants():
+        concept_texts[f"c_one_of({constant.get_name()})"] = None
+    for feature in pool:
+        if feature.complexity > BASE_COMPLEXITY + 1 or any(name in feature.description for name in OWN_CONSTRUCTORS):
+            continue
+        for name, text in _subexpressions(parse_expression(feature.description)):
+            (concept_texts if name.startswith("c_") else role_texts if name.startswith("r_") else {})[text] = None
+    roles = [factory.parse_role(text) for text in role_texts]
+    primitive = [role for role in roles if str(role).startswith("r_primitive(")]
+    concepts = [*(factory.parse_concept(text) for text in concept_texts),
+                *(factory.make_equal_concept(r, s) for r in primitive for s in primitive if str(r) != str(s))]
+    closed = [factory.make_transitive_closure(role) for role in roles]
+    roles = [*roles, *(factory.make_inverse_role(role) for role in (*roles, *closed)), *closed]
+    return _distinct(concepts), _distinct(roles)
+
+
+def _subexpressions(expression) -> Iterator[tuple[str, str]]:
+    name, arguments = expression
+    if arguments:
+        yield name, unparse_expression(expression)
+        for argument in arguments:
+            yield from _subexpressions(argument)
+
+
+def _distinct(elements: list) -> list:
+    """`elements` without repeats of one printed expression, in their order."""
+    return list({str(e): e for e in reversed(elements)}.values())[::-1]
+
+
+def _refinements(beam: list, cheapest: list, roles: list, factory) -> Iterator[object]:
+    """One refinement of each concept of `beam`: its negation, its conjunction with a cheap
+    starting concept, and the objects some or all of whose successors along a role are in it."""
+    for concept in beam:
+        yield factory.make_not_concept(concept)
+        for role in roles:
+            yield factory.make_some_concept(role, concept)
+            yield factory.make_all_concept(role, concept)
+        for other in cheapest:
+            if str(other) != str(concept):
+                yield factory.make_and_concept(concept, other)
