@@ -5,11 +5,12 @@ The requirements name a few states and transitions, so a candidate costs one bat
 evaluation on the states of Q'. The search is a beam over concepts: it starts from the concepts
 and roles inside the pool's features and the vocabulary's primitives, and refines them with
 dlplan's constructors (not, and, some and all over roles, their inverses and transitive
-closures; equal over two roles among the starting concepts). Each concept C gives the candidate features
-n_count(C) and b_empty(C); a candidate is kept where it hits the first unmet requirement and is
-eligible for GENEX (monotone over the good transitions, or given a monotone pool feature: a chain
-of two), scored by the pending
-requirements it hits, complexity breaking ties. Nothing here names a domain's predicates.
+closures; equal over two roles among the starting concepts). Each concept C gives the candidate
+features n_count(C) and b_empty(C), and where those are too few, the distances along a role from
+the best concepts to the cheapest ones are candidates too. A candidate is kept where it hits the
+first unmet requirement and GENEX could choose it (monotone over the good transitions, or given
+a monotone pool feature: a chain of two), scored by the pending requirements it hits,
+complexity breaking ties. Nothing here names a domain's predicates.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ BEAM = 40  # concepts refined at each level
 DEPTH = 3  # refinements of a starting concept
 CANDIDATES = 20_000  # concepts evaluated in one synthesis at most
 KEPT = 5  # features handed to GENEX, best first
+DISTANCE_ENDS = 10  # concepts at either end of the distances tried
 SYNTHESIS_ROUNDS = 10  # syntheses for one Q' (each adds features new on its states)
 
 
@@ -142,9 +144,22 @@ def synthesise(failure: GenexFailure, table: FeatureTable, good: np.ndarray, sta
     closest: list[Candidate] = []
     evaluated = 0
 
+    def judge(element, values: np.ndarray) -> None:
+        """Keep the feature `element`, of `values` on Q', where it is new and eligible."""
+        values = values.astype(np.int64)
+        if values.astype(np.int32).tobytes() in known:
+            return  # a feature of the pool already
+        hits, first, eligible = requirements.score(values)
+        candidate = Candidate(str(element), element.compute_complexity(), hits, first, eligible)
+        if eligible:
+            found.setdefault(values.tobytes(), candidate)
+        elif hits:
+            closest.append(candidate)
+
     def consider(concept) -> None:
         nonlocal evaluated
-        counts = np.asarray(factory.make_count_numerical(concept).evaluate(states, caches), dtype=np.int64)
+        count = factory.make_count_numerical(concept)
+        counts = np.asarray(count.evaluate(states, caches), dtype=np.int64)
         evaluated += 1
         key = counts.tobytes()
         if key in seen:
@@ -152,17 +167,8 @@ def synthesise(failure: GenexFailure, table: FeatureTable, good: np.ndarray, sta
         seen.add(key)
         hits, first, _ = requirements.score(counts)
         scored.append(((not first, -hits, concept.compute_complexity()), concept))
-        for make, values in ((factory.make_count_numerical, counts), (factory.make_empty_boolean, counts == 0)):
-            values = values.astype(np.int64)
-            if values.astype(np.int32).tobytes() in known:
-                continue  # a feature of the pool already
-            hits, first, eligible = requirements.score(values)
-            element = make(concept)
-            candidate = Candidate(str(element), element.compute_complexity(), hits, first, eligible)
-            if eligible:
-                found.setdefault(values.tobytes(), candidate)
-            elif hits:
-                closest.append(candidate)
+        judge(count, counts)
+        judge(factory.make_empty_boolean(concept), counts == 0)
 
     def out_of_time() -> bool:
         return evaluated >= CANDIDATES or (deadline is not None and time.perf_counter() > deadline)
@@ -172,6 +178,7 @@ def synthesise(failure: GenexFailure, table: FeatureTable, good: np.ndarray, sta
             break
         consider(concept)
     cheapest = sorted(concepts, key=lambda c: c.compute_complexity())[:BEAM]
+    ranked_concepts = list(scored)  # every level's, for the distances
     for _ in range(DEPTH):
         if len(found) >= KEPT or out_of_time():
             break
@@ -181,6 +188,20 @@ def synthesise(failure: GenexFailure, table: FeatureTable, good: np.ndarray, sta
             if out_of_time():
                 break
             consider(refined)
+        ranked_concepts += scored
+    if len(found) < KEPT:
+        # distances along a role from the best concepts to the cheapest ones (the role's
+        # closure adds nothing to a distance)
+        sources = [concept for _, concept in sorted(ranked_concepts, key=lambda s: s[0])[:DISTANCE_ENDS]]
+        steps = [role for role in roles if "r_transitive_closure" not in str(role)]
+        for source in sources:
+            for role in steps:
+                for target in cheapest[:DISTANCE_ENDS]:
+                    if out_of_time():
+                        break
+                    distance = factory.make_concept_distance_numerical(source, role, target)
+                    evaluated += 1
+                    judge(distance, np.asarray(distance.evaluate(states, caches), dtype=np.int64))
     ranked = sorted(found.values(), key=lambda c: (-c.hits, c.complexity, c.expression))[:KEPT]
     features = tuple(parse_feature(vocabulary, Kind.BOOLEAN if c.expression.startswith("b_") else Kind.NUMERICAL,
                                    c.expression) for c in ranked)
