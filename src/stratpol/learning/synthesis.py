@@ -9,8 +9,10 @@ closures; equal over two roles among the starting concepts). Each concept C give
 features n_count(C) and b_empty(C), and where those are too few, the distances along a role from
 the best concepts to the cheapest ones are candidates too. A candidate is kept where it hits the
 first unmet requirement and GENEX could choose it (monotone over the good transitions, or given
-a monotone pool feature: a chain of two), scored by the pending requirements it hits,
-complexity breaking ties. Nothing here names a domain's predicates.
+a monotone pool feature: a chain of two). Those monotone over the teacher's plans of every
+training file, not only those of Q', rank first (a feature fitted to Q' rarely is), then by
+the pending requirements they hit, complexity breaking ties. Nothing here names a domain's
+predicates.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ class Candidate:
     hits: int  # pending requirements it hits
     hits_first: bool  # whether it hits the first of them
     eligible: bool  # monotone over the good transitions of Q', or given a monotone pool feature
+    general: bool = False  # eligible, and monotone over the teacher's plans of every training file
 
     def describe(self) -> str:
         why = "" if self.hits_first and self.eligible else " (does not hit it)" if not self.hits_first else \
@@ -127,15 +130,35 @@ class _Requirements:
         return bool(given.any())
 
 
+@dataclass(frozen=True)
+class TeacherPlans:
+    """The plans of every training file as dlplan states and their steps (pairs of indices into
+    `states`): a candidate monotone over all of them is general, not only fitted to Q'."""
+
+    states: list
+    steps: np.ndarray
+
+    def monotone(self, element, caches: DenotationsCaches) -> bool:
+        values = np.asarray(element.evaluate(self.states, caches), dtype=np.int64)
+        changes = np.sign(values[self.steps[:, 1]] - values[self.steps[:, 0]])
+        return not ((changes > 0).any() and (changes < 0).any())
+
+
 def synthesise(failure: GenexFailure, table: FeatureTable, good: np.ndarray, states: Sequence[object],
-               pool: Sequence[PoolFeature], vocabulary: Vocabulary, deadline: float | None = None) -> Synthesis:
+               pool: Sequence[PoolFeature], vocabulary: Vocabulary, plans: TeacherPlans | None = None,
+               deadline: float | None = None) -> Synthesis:
     """Features for the requirements of `failure` (over the rows of `table`, the sub-table of Q',
     whose dlplan states are `states` and good transitions `good`): refinements of the concepts and
-    roles of `pool` and of the vocabulary's primitives, new in their values on these states."""
+    roles of `pool` and of the vocabulary's primitives, new in their values on these states. With
+    `plans`, candidates monotone over the teacher's plans of every training file rank first."""
     started = time.perf_counter()
     requirements = _Requirements(failure, table, good)
     factory = vocabulary.factory
     caches = DenotationsCaches()  # always the same states: dlplan's cache is keyed by element
+    plan_caches = DenotationsCaches()  # and one for the plans' states
+
+    def general(element) -> bool:
+        return plans is None or plans.monotone(element, plan_caches)
     known = {table.values[:, c].tobytes() for c in range(len(table))}
     concepts, roles = _starting_elements(pool, vocabulary)
     seen: set[bytes] = set()
@@ -150,7 +173,8 @@ def synthesise(failure: GenexFailure, table: FeatureTable, good: np.ndarray, sta
         if values.astype(np.int32).tobytes() in known:
             return  # a feature of the pool already
         hits, first, eligible = requirements.score(values)
-        candidate = Candidate(str(element), element.compute_complexity(), hits, first, eligible)
+        candidate = Candidate(str(element), element.compute_complexity(), hits, first, eligible,
+                              eligible and general(element))
         if eligible:
             found.setdefault(values.tobytes(), candidate)
         elif hits:
@@ -166,7 +190,7 @@ def synthesise(failure: GenexFailure, table: FeatureTable, good: np.ndarray, sta
             return
         seen.add(key)
         hits, first, _ = requirements.score(counts)
-        scored.append(((not first, -hits, concept.compute_complexity()), concept))
+        scored.append(((not first, not (first and general(count)), -hits, concept.compute_complexity()), concept))
         judge(count, counts)
         judge(factory.make_empty_boolean(concept), counts == 0)
 
@@ -202,7 +226,7 @@ def synthesise(failure: GenexFailure, table: FeatureTable, good: np.ndarray, sta
                     distance = factory.make_concept_distance_numerical(source, role, target)
                     evaluated += 1
                     judge(distance, np.asarray(distance.evaluate(states, caches), dtype=np.int64))
-    ranked = sorted(found.values(), key=lambda c: (-c.hits, c.complexity, c.expression))[:KEPT]
+    ranked = sorted(found.values(), key=lambda c: (not c.general, -c.hits, c.complexity, c.expression))[:KEPT]
     features = tuple(parse_feature(vocabulary, Kind.BOOLEAN if c.expression.startswith("b_") else Kind.NUMERICAL,
                                    c.expression) for c in ranked)
     best = tuple(sorted(closest, key=lambda c: (not c.hits_first, -c.hits, c.complexity))[:3])

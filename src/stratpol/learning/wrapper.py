@@ -18,6 +18,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from stratpol.features import FeaturePool, Grammar, Vocabulary, load_grammar
 from stratpol.features.policy_evaluator import PolicyEvaluator
 from stratpol.learning.checkpoint import (
@@ -42,7 +44,7 @@ from stratpol.learning.result import (
 )
 from stratpol.learning.rows import FeatureRows
 from stratpol.learning.settings import LearningSettings
-from stratpol.learning.synthesis import SYNTHESIS_ROUNDS, Synthesis, synthesise
+from stratpol.learning.synthesis import SYNTHESIS_ROUNDS, Synthesis, TeacherPlans, synthesise
 from stratpol.learning.teacher import Teacher
 from stratpol.learning.training_pool import IncrementalPool, training_pool
 from stratpol.learning.training_verification import TrainingVerifier, verify_on_q
@@ -126,6 +128,7 @@ class _Run:
     last_policy: Policy | None = None
     incremental: IncrementalPool | None = None  # with settings.incremental_pool
     last_failing: str | None = None  # the first training file the last policy tested on Q failed on
+    plans: TeacherPlans | None = None  # every file's teacher plan, for synthesis (made at its first call)
 
 
 def _examples(instances: Sequence[Instance], grammar: Grammar, run: _Run,
@@ -255,7 +258,7 @@ def _inner_loop(examples: list[Example], subset: list[int], rows: FeatureRows, r
         searched = None
         if isinstance(result, GenexFailure) and run.settings.synthesis and rounds < SYNTHESIS_ROUNDS:
             rounds += 1
-            searched = _synthesise(result, q, rows, run)
+            searched = _synthesise(result, q, examples, rows, run)
             if searched.features:
                 continue
         if isinstance(result, GenexFailure):  # named by the learner's rows, not the sub-table's
@@ -291,11 +294,19 @@ def _inner_loop(examples: list[Example], subset: list[int], rows: FeatureRows, r
             return policy
 
 
-def _synthesise(failure: GenexFailure, q: SubsetProblem, rows: FeatureRows, run: _Run) -> Synthesis:
+def _synthesise(failure: GenexFailure, q: SubsetProblem, examples: list[Example], rows: FeatureRows,
+                run: _Run) -> Synthesis:
     """Synthesis for GENEX's `failure` on Q' (`q`); the features found join the rows' pool."""
     started = time.perf_counter()
     states = [bridge.state(state) for bridge, state in (rows.entries[r] for r in q.rows)]
-    found = synthesise(failure, q.examples.table, q.examples.good, states, rows.pool, run.vocabulary, run.deadline)
+    if run.plans is None:
+        plan_rows = [r for example in examples for r in example.plan]
+        starts = np.cumsum([0] + [len(e.plan) for e in examples])
+        steps = [(start + i, start + i + 1) for e, start in zip(examples, starts) for i in range(len(e.plan) - 1)]
+        run.plans = TeacherPlans([bridge.state(state) for bridge, state in (rows.entries[r] for r in plan_rows)],
+                                 np.array(steps, dtype=np.int64).reshape(-1, 2))
+    found = synthesise(failure, q.examples.table, q.examples.good, states, rows.pool, run.vocabulary, run.plans,
+                       run.deadline)
     if found.features:
         rows.add_features(found.features)
         run.statistics.synthesised += [f.description for f in found.features]
