@@ -28,10 +28,11 @@ from stratpol.features.expression import OWN_CONSTRUCTORS, parse_expression, unp
 from stratpol.features.kind import Kind
 from stratpol.features.pool import PoolFeature, parse_feature
 from stratpol.features.table import FeatureTable
-from stratpol.features.vocabulary import Vocabulary
+from stratpol.features.vocabulary import InstanceBridge, Vocabulary
 from stratpol.learning.chains import monotone
 from stratpol.learning.genex import GenexFailure
 from stratpol.learning.hitting_set import Requirement
+from stratpol.planning import State
 
 BASE_COMPLEXITY = 6  # the pool's concepts and roles up to this complexity are where the search starts
 BEAM = 40  # concepts refined at each level
@@ -137,6 +138,14 @@ class TeacherPlans:
 
     states: list
     steps: np.ndarray
+
+    @staticmethod
+    def of(plans: Sequence[Sequence[tuple[InstanceBridge, State]]]) -> TeacherPlans:
+        """The plans given as their states, each with its instance's bridge."""
+        states = [bridge.state(state) for plan in plans for bridge, state in plan]
+        starts = np.cumsum([0, *(len(plan) for plan in plans)])
+        steps = [(start + i, start + i + 1) for plan, start in zip(plans, starts) for i in range(len(plan) - 1)]
+        return TeacherPlans(states, np.array(steps, dtype=np.int64).reshape(-1, 2))
 
     def monotone(self, element, caches: DenotationsCaches) -> bool:
         values = np.asarray(element.evaluate(self.states, caches), dtype=np.int64)

@@ -18,8 +18,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
 from stratpol.features import FeaturePool, Grammar, Vocabulary, load_grammar
 from stratpol.features.policy_evaluator import PolicyEvaluator
 from stratpol.learning.checkpoint import (
@@ -300,11 +298,7 @@ def _synthesise(failure: GenexFailure, q: SubsetProblem, examples: list[Example]
     started = time.perf_counter()
     states = [bridge.state(state) for bridge, state in (rows.entries[r] for r in q.rows)]
     if run.plans is None:
-        plan_rows = [r for example in examples for r in example.plan]
-        starts = np.cumsum([0] + [len(e.plan) for e in examples])
-        steps = [(start + i, start + i + 1) for e, start in zip(examples, starts) for i in range(len(e.plan) - 1)]
-        run.plans = TeacherPlans([bridge.state(state) for bridge, state in (rows.entries[r] for r in plan_rows)],
-                                 np.array(steps, dtype=np.int64).reshape(-1, 2))
+        run.plans = TeacherPlans.of([[rows.entries[r] for r in example.plan] for example in examples])
     found = synthesise(failure, q.examples.table, q.examples.good, states, rows.pool, run.vocabulary, run.plans,
                        run.deadline)
     if found.features:
