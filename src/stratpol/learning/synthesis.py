@@ -168,6 +168,7 @@ def synthesise(failure: GenexFailure, table: FeatureTable, good: np.ndarray, sta
 
     def general(element) -> bool:
         return plans is None or plans.monotone(element, plan_caches)
+
     known = {table.values[:, c].tobytes() for c in range(len(table))}
     concepts, roles = _starting_elements(pool, vocabulary)
     seen: set[bytes] = set()
