@@ -161,86 +161,95 @@ def synthesise(failure: GenexFailure, table: FeatureTable, good: np.ndarray, sta
     roles of `pool` and of the vocabulary's primitives, new in their values on these states. With
     `plans`, candidates monotone over the teacher's plans of every training file rank first."""
     started = time.perf_counter()
-    requirements = _Requirements(failure, table, good)
-    factory = vocabulary.factory
-    caches = DenotationsCaches()  # always the same states: dlplan's cache is keyed by element
-    plan_caches = DenotationsCaches()  # and one for the plans' states
-
-    def general(element) -> bool:
-        return plans is None or plans.monotone(element, plan_caches)
-
-    known = {table.values[:, c].tobytes() for c in range(len(table))}
+    search = _Search(_Requirements(failure, table, good), table, states, vocabulary, plans, deadline)
     concepts, roles = _starting_elements(pool, vocabulary)
-    seen: set[bytes] = set()
-    scored: list[tuple[tuple, object]] = []  # (rank, concept) of the current level
-    found: dict[bytes, Candidate] = {}
-    closest: list[Candidate] = []
-    evaluated = 0
-
-    def judge(element, values: np.ndarray) -> None:
-        """Keep the feature `element`, of `values` on Q', where it is new and eligible."""
-        values = values.astype(np.int64)
-        if values.astype(np.int32).tobytes() in known:
-            return  # a feature of the pool already
-        hits, first, eligible = requirements.score(values)
-        candidate = Candidate(str(element), element.compute_complexity(), hits, first, eligible,
-                              eligible and general(element))
-        if eligible:
-            found.setdefault(values.tobytes(), candidate)
-        elif hits:
-            closest.append(candidate)
-
-    def consider(concept) -> None:
-        nonlocal evaluated
-        count = factory.make_count_numerical(concept)
-        counts = np.asarray(count.evaluate(states, caches), dtype=np.int64)
-        evaluated += 1
-        key = counts.tobytes()
-        if key in seen:
-            return
-        seen.add(key)
-        hits, first, _ = requirements.score(counts)
-        scored.append(((not first, not (first and general(count)), -hits, concept.compute_complexity()), concept))
-        judge(count, counts)
-        judge(factory.make_empty_boolean(concept), counts == 0)
-
-    def out_of_time() -> bool:
-        return evaluated >= CANDIDATES or (deadline is not None and time.perf_counter() > deadline)
-
-    for concept in concepts:
-        if out_of_time():
-            break
-        consider(concept)
+    level = search.level(concepts)
     cheapest = sorted(concepts, key=lambda c: c.compute_complexity())[:BEAM]
-    ranked_concepts = list(scored)  # every level's, for the distances
+    levels = list(level)
     for _ in range(DEPTH):
-        if len(found) >= KEPT or out_of_time():
+        if len(search.found) >= KEPT or search.spent():
             break
-        beam = [concept for _, concept in sorted(scored, key=lambda s: s[0])[:BEAM]]
-        scored = []
-        for refined in _refinements(beam, cheapest, roles, factory):
-            if out_of_time():
-                break
-            consider(refined)
-        ranked_concepts += scored
-    if len(found) < KEPT:
-        # distances along a role from the best concepts to the cheapest ones (the role's
-        # closure adds nothing to a distance)
-        sources = [concept for _, concept in sorted(ranked_concepts, key=lambda s: s[0])[:DISTANCE_ENDS]]
+        beam = [concept for _, concept in sorted(level, key=lambda s: s[0])[:BEAM]]
+        level = search.level(_refinements(beam, cheapest, roles, vocabulary.factory))
+        levels += level
+    if len(search.found) < KEPT:
+        # distances along a role (its closure adds nothing to a distance) from the best concepts
+        # of every level to the cheapest starting ones
+        sources = [concept for _, concept in sorted(levels, key=lambda s: s[0])[:DISTANCE_ENDS]]
         steps = [role for role in roles if "r_transitive_closure" not in str(role)]
-        for source in sources:
-            for role in steps:
-                for target in cheapest[:DISTANCE_ENDS]:
-                    if out_of_time():
-                        break
-                    distance = factory.make_concept_distance_numerical(source, role, target)
-                    evaluated += 1
-                    judge(distance, np.asarray(distance.evaluate(states, caches), dtype=np.int64))
-    ranked = sorted(found.values(), key=lambda c: (not c.general, -c.hits, c.complexity, c.expression))[:KEPT]
+        search.distances(sources, steps, cheapest[:DISTANCE_ENDS])
+    ranked = sorted(search.found.values(), key=lambda c: (not c.general, -c.hits, c.complexity, c.expression))
     features = tuple(parse_feature(vocabulary, Kind.BOOLEAN if c.expression.startswith("b_") else Kind.NUMERICAL,
-                                   c.expression) for c in ranked)
-    best = tuple(sorted(closest, key=lambda c: (not c.hits_first, -c.hits, c.complexity))[:3])
-    return Synthesis(features, best, evaluated, time.perf_counter() - started)
+                                   c.expression) for c in ranked[:KEPT])
+    best = tuple(sorted(search.closest, key=lambda c: (not c.hits_first, -c.hits, c.complexity))[:3])
+    return Synthesis(features, best, search.evaluated, time.perf_counter() - started)
+
+
+class _Search:
+    """The candidates of one synthesis: each evaluated once on the states of Q' (and, where it
+    could be kept, on every teacher plan), those found and the closest that were not."""
+
+    def __init__(self, requirements: _Requirements, table: FeatureTable, states: Sequence[object],
+                 vocabulary: Vocabulary, plans: TeacherPlans | None, deadline: float | None) -> None:
+        self.requirements, self.states, self.plans, self.deadline = requirements, states, plans, deadline
+        self.factory = vocabulary.factory
+        self.caches = DenotationsCaches()  # always the same states: dlplan's cache is keyed by element
+        self.plan_caches = DenotationsCaches()  # and one for the plans' states
+        self.known = {table.values[:, c].tobytes() for c in range(len(table))}  # the pool's features
+        self.seen: set[bytes] = set()  # the concepts' counts on Q' so far
+        self.found: dict[bytes, Candidate] = {}  # by values on Q'
+        self.closest: list[Candidate] = []
+        self.evaluated = 0
+
+    def spent(self) -> bool:
+        return self.evaluated >= CANDIDATES or (self.deadline is not None and time.perf_counter() > self.deadline)
+
+    def level(self, concepts) -> list[tuple[tuple, object]]:
+        """The concepts new on Q' among `concepts`, each with its rank for the beam (hits the first
+        requirement, general, requirements hit, complexity), after judging its features."""
+        ranked = []
+        for concept in concepts:
+            if self.spent():
+                break
+            count = self.factory.make_count_numerical(concept)
+            counts = self._values(count)
+            if counts.tobytes() in self.seen:
+                continue
+            self.seen.add(counts.tobytes())
+            hits, first, _ = self.requirements.score(counts)
+            ranked.append(((not first, not (first and self._general(count)), -hits, concept.compute_complexity()),
+                           concept))
+            self._judge(count, counts)
+            self._judge(self.factory.make_empty_boolean(concept), (counts == 0).astype(np.int64))
+        return ranked
+
+    def distances(self, sources: list, roles: list, targets: list) -> None:
+        for source in sources:
+            for role in roles:
+                for target in targets:
+                    if self.spent():
+                        return
+                    distance = self.factory.make_concept_distance_numerical(source, role, target)
+                    self._judge(distance, self._values(distance))
+
+    def _values(self, element) -> np.ndarray:
+        self.evaluated += 1
+        return np.asarray(element.evaluate(self.states, self.caches), dtype=np.int64)
+
+    def _general(self, element) -> bool:
+        return self.plans is None or self.plans.monotone(element, self.plan_caches)
+
+    def _judge(self, element, values: np.ndarray) -> None:
+        """Keep the feature `element`, of `values` on Q', where it is new and eligible."""
+        if values.astype(np.int32).tobytes() in self.known:
+            return
+        hits, first, eligible = self.requirements.score(values)
+        candidate = Candidate(str(element), element.compute_complexity(), hits, first, eligible,
+                              eligible and self._general(element))
+        if eligible:
+            self.found.setdefault(values.tobytes(), candidate)
+        elif hits:
+            self.closest.append(candidate)
 
 
 def _starting_elements(pool: Sequence[PoolFeature], vocabulary: Vocabulary) -> tuple[list, list]:
