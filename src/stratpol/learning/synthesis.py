@@ -118,6 +118,16 @@ class _Requirements:
         hits = int(edges.sum() + deadends.sum() + goals.sum())
         return hits, bool(first), bool(first) and self.eligible(values)
 
+    def tells_apart(self, denotations: Sequence[tuple[int, ...]]) -> bool:
+        """Whether a concept of these denotations at the first requirement's states (in its order)
+        separates them as sets, where its count may not yet: a step that changes the objects, or
+        one step changing them and the other not. Refinements of such a concept can hit it."""
+        kind, _ = self.first
+        if kind is Requirement.DEADEND:
+            return (denotations[0] != denotations[1]) != (denotations[2] != denotations[3]) or \
+                denotations[0] != denotations[2]
+        return denotations[0] != denotations[1]
+
     def eligible(self, values: np.ndarray) -> bool:
         """Monotone over the good transitions, or monotone given a monotone pool feature."""
         changes = np.sign(values[self.good[:, 1]] - values[self.good[:, 0]])
@@ -206,7 +216,8 @@ class _Search:
 
     def level(self, concepts) -> list[tuple[tuple, object]]:
         """The concepts new on Q' among `concepts`, each with its rank for the beam (hits the first
-        requirement, general, requirements hit, complexity), after judging its features."""
+        requirement, tells its states apart as sets, general, requirements hit, complexity),
+        after judging its features."""
         ranked = []
         for concept in concepts:
             if self.spent():
@@ -217,8 +228,10 @@ class _Search:
                 continue
             self.seen.add(counts.tobytes())
             hits, first, _ = self.requirements.score(counts)
-            ranked.append(((not first, not (first and self._general(count)), -hits, concept.compute_complexity()),
-                           concept))
+            apart = first or self.requirements.tells_apart(
+                [tuple(concept.evaluate(self.states[row]).to_sorted_vector()) for row in self.requirements.first[1]])
+            ranked.append(((not first, not apart, not (first and self._general(count)), -hits,
+                            concept.compute_complexity()), concept))
             self._judge(count, counts)
             self._judge(self.factory.make_empty_boolean(concept), (counts == 0).astype(np.int64))
         return ranked
