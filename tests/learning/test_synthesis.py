@@ -25,14 +25,19 @@ from tests.helpers import gripper_instances, random_walk
 BOUND = 3
 
 
-@pytest.fixture(scope="module")
-def low_grammar(tmp_path_factory):
-    """The published grammar with every complexity limit 3: 16 features on gripper's plans."""
+def _grammar(folder, bound: int):
+    """The published grammar with every complexity limit `bound`."""
     from stratpol.features.grammar import grammars_root
-    text = (grammars_root() / "default.toml").read_text().replace("complexity_limit = 15", f"complexity_limit = {BOUND}")
-    path = tmp_path_factory.mktemp("grammars") / "low.toml"
+    text = (grammars_root() / "default.toml").read_text().replace("complexity_limit = 15", f"complexity_limit = {bound}")
+    path = folder / f"complexity-{bound}.toml"
     path.write_text(text)
     return path
+
+
+@pytest.fixture(scope="module")
+def low_grammar(tmp_path_factory):
+    """Complexity 3: 16 features on gripper's plans."""
+    return _grammar(tmp_path_factory.mktemp("grammars"), BOUND)
 
 
 def _learn(grammar, cache, synthesis: bool, seed: int = 0):
@@ -73,6 +78,18 @@ def test_the_policy_learned_with_them_is_certified_and_verified_on_larger_instan
     for balls in (6, 9):
         instance = folder.domain.instance_from_text(folder.generator(balls=balls))
         assert verify(instance, evaluator.on(instance).compatible_successors).solved, balls
+
+
+def test_from_an_empty_pool_synthesis_alone_finds_a_policy_that_generalises(tmp_path):
+    # complexity 1 generates no feature at all on gripper's plans
+    result, vocabulary = _learn(_grammar(tmp_path, 1), tmp_path, synthesis=True)
+    assert result.statistics.pool == 0 and len(result.policy.features) > 0
+    assert {f.description for f in result.policy.features} <= set(result.statistics.synthesised)
+    assert lowest_stratification(result.policy).stratified
+    folder = domain_folder("gripper")
+    evaluator = PolicyEvaluator(result.policy, vocabulary)
+    instance = folder.domain.instance_from_text(folder.generator(balls=10))
+    assert verify(instance, evaluator.on(instance).compatible_successors).solved
 
 
 def test_synthesis_is_deterministic_under_a_seed(synthesised, low_grammar, tmp_path):
