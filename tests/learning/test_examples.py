@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from stratpol.features import Vocabulary, load_grammar
 from stratpol.generation import domain_folder
 from stratpol.learning.examples import Example, subset_problem, teacher_plans
 from stratpol.learning.hitting_set import Requirement
-from stratpol.learning.result import LearningFailure, LearningStatistics
+from stratpol.learning.result import LearningFailure, LearningStatistics, LearningTimeout
 from stratpol.learning.rows import FeatureRows
 from stratpol.learning.teacher import Teacher
 from stratpol.learning.training_pool import training_pool
@@ -28,6 +30,16 @@ def test_teacher_plans_come_longest_first_and_a_goal_true_at_the_start_gives_no_
     assert "teacher plans: 3 of 4 instances give examples" in lines and "plans" in statistics.seconds
     with pytest.raises(LearningFailure, match="no training instance has a usable example plan"):
         teacher_plans(given[3:], Teacher("siw", cache_dir=tmp_path), statistics, lines.append)
+
+
+def test_the_teacher_plans_stop_at_the_deadline_saying_how_far_they_got(tmp_path):
+    statistics = LearningStatistics()
+    with pytest.raises(LearningTimeout, match=r"^time limit reached in the teacher's plans, 0 of 3 files planned$"):
+        teacher_plans(gripper_instances(1, 2, 3), Teacher("siw", cache_dir=tmp_path), statistics, print,
+                      deadline=time.perf_counter() - 1)
+    assert "plans" in statistics.seconds
+    # without a deadline the same call plans all three
+    assert len(teacher_plans(gripper_instances(1, 2, 3), Teacher("siw", cache_dir=tmp_path), statistics, print)) == 3
 
 
 def test_an_example_starts_again_from_its_plan_and_q_reads_only_its_own_rows(tmp_path):

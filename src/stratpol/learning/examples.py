@@ -12,7 +12,7 @@ import numpy as np
 from stratpol.features import prune_equivalent
 from stratpol.features.vocabulary import InstanceBridge
 from stratpol.learning.hitting_set import HittingSetProblem, LearningExamples, build_problem
-from stratpol.learning.result import LearningFailure, LearningStatistics
+from stratpol.learning.result import LearningFailure, LearningStatistics, LearningTimeout
 from stratpol.learning.rows import FeatureRows
 from stratpol.learning.teacher import Teacher
 from stratpol.planning import Instance, State
@@ -47,13 +47,19 @@ class Example:
 
 
 def teacher_plans(instances: Sequence[Instance], teacher: Teacher, statistics: LearningStatistics,
-                  progress: Callable[[str], None]) -> list[tuple[Instance, tuple[State, ...]]]:
+                  progress: Callable[[str], None],
+                  deadline: float | None = None) -> list[tuple[Instance, tuple[State, ...]]]:
     """The instances with a usable example plan and the plan's states, longest plan first (equal
     lengths by file name, as problem names can repeat across files); the others are left out,
-    with the reason in `statistics.left_out`. A LearningFailure where none is left."""
+    with the reason in `statistics.left_out`. A LearningFailure where none is left; a
+    LearningTimeout where the clock time `deadline` passes first (the plans made are cached)."""
     started = time.perf_counter()
     plans: list[tuple[Instance, tuple[State, ...]]] = []
     for number, instance in enumerate(instances, start=1):
+        if deadline is not None and time.perf_counter() > deadline:
+            statistics.add_time("plans", started)
+            raise LearningTimeout(f"time limit reached in the teacher's plans, {number - 1} of {len(instances)} "
+                                  f"files planned")
         report_status(progress, "teacher plans", number - 1, len(instances), instance.source_name)
         advice = teacher.advise(instance)
         states = advice.states

@@ -133,7 +133,8 @@ def _examples(instances: Sequence[Instance], grammar: Grammar, run: _Run,
               cache_dir: Path | None) -> tuple[list[Example], FeatureRows]:
     """The examples in WRAPPER's order and the rows of the pool generated on their plans."""
     settings, statistics, progress = run.settings, run.statistics, run.progress
-    plans = teacher_plans(instances, run.teacher, statistics, progress)
+    # plans are cached and shared by the portfolio's entries, so they get the run's clock, as the pool does
+    plans = teacher_plans(instances, run.teacher, statistics, progress, run.pool_deadline)
     started = time.perf_counter()
     bridges = [run.vocabulary.bridge(instance) for instance, _ in plans]
     if settings.incremental_pool:  # generated on Q' when the outer loop starts (IncrementalPool.extend)
