@@ -2,17 +2,16 @@
 search refinements of the pool's concepts and roles for features that meet it.
 
 The requirements name a few states and transitions, so a candidate costs one batched dlplan
-evaluation on the states of Q'. The search is a beam over concepts: it starts from the concepts
-and roles inside the pool's features and the vocabulary's primitives, and refines them with
-dlplan's constructors (not, and, some and all over roles, their inverses and transitive
-closures; equal over two roles among the starting concepts). Each concept C gives the candidate
-features n_count(C) and b_empty(C), and where those are too few, the distances along a role from
-the best concepts to the cheapest ones are candidates too. A candidate is kept where it hits the
-first unmet requirement and GENEX could choose it (monotone over the good transitions, or given
-a monotone pool feature: a chain of two). Those monotone over the teacher's plans of every
-training file, not only those of Q', rank first (a feature fitted to Q' rarely is), then by
-the pending requirements they hit, complexity breaking ties. Nothing here names a domain's
-predicates.
+evaluation on the states of Q'. The search is a beam over concepts: it starts from the concepts and
+roles inside the pool's features and the vocabulary's primitives, and refines them with dlplan's
+constructors (not, and, some and all over roles, their inverses and transitive closures; equal over
+two roles among the starting concepts). Each concept C gives the candidate features n_count(C) and
+b_empty(C), and where those are too few, the distances along a role from the best concepts to the
+cheapest ones are candidates too. A candidate is kept where it hits the first unmet requirement and
+GENEX could choose it (monotone over the good transitions, or given a pool feature that a chain of
+monotone features reaches). Those monotone over the teacher's plans of every training file, not
+only those of Q', rank first (a feature fitted to Q' rarely is), then by the pending requirements
+they hit, complexity breaking ties. Nothing here names a domain's predicates.
 """
 
 from __future__ import annotations
@@ -29,17 +28,19 @@ from stratpol.features.kind import Kind
 from stratpol.features.pool import PoolFeature, parse_feature
 from stratpol.features.table import FeatureTable
 from stratpol.features.vocabulary import InstanceBridge, Vocabulary
-from stratpol.learning.chains import monotone
+from stratpol.learning.chains import INFINITE, cheapest_chains, monotone, monotone_given
 from stratpol.learning.genex import GenexFailure
-from stratpol.learning.hitting_set import Requirement
+from stratpol.learning.hitting_set import LearningExamples, Requirement
 from stratpol.planning import State
 
 BASE_COMPLEXITY = 6  # the pool's concepts and roles up to this complexity are where the search starts
 BEAM = 40  # concepts refined at each level
+FIRST_BEAM = 200  # starting concepts refined at the first level
 DEPTH = 3  # refinements of a starting concept
 CANDIDATES = 20_000  # concepts evaluated in one synthesis at most
 KEPT = 5  # features handed to GENEX, best first
-DISTANCE_ENDS = 10  # concepts at either end of the distances tried
+DISTANCE_ENDS = 10  # concepts at either end of the distances tried (and 3 x as many first refinements)
+DISTANCES = 5_000  # of the candidates, kept for the distances
 SYNTHESIS_ROUNDS = 10  # syntheses for one Q' (each adds features new on its states)
 
 
@@ -51,12 +52,12 @@ class Candidate:
     complexity: int
     hits: int  # pending requirements it hits
     hits_first: bool  # whether it hits the first of them
-    eligible: bool  # monotone over the good transitions of Q', or given a monotone pool feature
+    eligible: bool  # monotone over the good transitions of Q', or given a pool feature a chain reaches
     general: bool = False  # eligible, and monotone over the teacher's plans of every training file
 
     def describe(self) -> str:
         why = "" if self.hits_first and self.eligible else " (does not hit it)" if not self.hits_first else \
-            " (hits it; not monotone over the good transitions, nor given a monotone feature)"
+            " (hits it; not monotone over the good transitions, nor given a feature a chain reaches)"
         return f"{self.expression}{why}"
 
 
@@ -91,12 +92,14 @@ class _Requirements:
         self.goals = np.array(by_kind[Requirement.GOAL], dtype=np.int64).reshape(-1, 2)
         self.first = failure.pending[0]
         self.good = np.asarray(good, dtype=np.int64).reshape(-1, 2)
-        # the contexts of the monotone pool features g (g unchanged and 0, g unchanged and positive),
-        # over which a candidate monotone given g moves one way only: a chain (g, candidate)
+        # the contexts of the pool features g a chain reaches (g unchanged and 0, g unchanged and
+        # positive), over which a candidate monotone given g moves one way only: g's chain, then it
         changes = table.changes(self.good)
         valuations = table.valuations[self.good[:, 0]]
-        steady = changes[:, monotone(changes)] == 0
-        sources = valuations[:, monotone(changes)]
+        costs = np.array([f.complexity + 1 for f in table.features], dtype=np.int64)
+        reached = cheapest_chains(costs, monotone(changes), monotone_given(changes, valuations)).cost < INFINITE
+        steady = changes[:, reached] == 0
+        sources = valuations[:, reached]
         self.contexts = [(steady & ~sources).astype(np.float32), (steady & sources).astype(np.float32)]
 
     def score(self, values: np.ndarray) -> tuple[int, bool, bool]:
@@ -129,7 +132,7 @@ class _Requirements:
         return denotations[0] != denotations[1]
 
     def eligible(self, values: np.ndarray) -> bool:
-        """Monotone over the good transitions, or monotone given a monotone pool feature."""
+        """Monotone over the good transitions, or monotone given a pool feature a chain reaches."""
         changes = np.sign(values[self.good[:, 1]] - values[self.good[:, 0]])
         up, down = changes > 0, changes < 0
         if not (up.any() and down.any()):
@@ -163,31 +166,39 @@ class TeacherPlans:
         return not ((changes > 0).any() and (changes < 0).any())
 
 
-def synthesise(failure: GenexFailure, table: FeatureTable, good: np.ndarray, states: Sequence[object],
+def synthesise(failure: GenexFailure, examples: LearningExamples, states: Sequence[object],
                pool: Sequence[PoolFeature], vocabulary: Vocabulary, plans: TeacherPlans | None = None,
                deadline: float | None = None) -> Synthesis:
-    """Features for the requirements of `failure` (over the rows of `table`, the sub-table of Q',
-    whose dlplan states are `states` and good transitions `good`): refinements of the concepts and
-    roles of `pool` and of the vocabulary's primitives, new in their values on these states. With
-    `plans`, candidates monotone over the teacher's plans of every training file rank first."""
+    """Features for the requirements of `failure` (over GENEX's `examples` on Q', whose rows'
+    dlplan states are `states`): refinements of the concepts and roles of `pool` and of the
+    vocabulary's primitives that GENEX could tell from every feature of its table. With `plans`,
+    candidates monotone over the teacher's plans of every training file rank first."""
     started = time.perf_counter()
-    search = _Search(_Requirements(failure, table, good), table, states, vocabulary, plans, deadline)
+    search = _Search(_Requirements(failure, examples.table, examples.good), examples, states, vocabulary, plans,
+                     deadline)
     concepts, roles = _starting_elements(pool, vocabulary)
     level = search.level(concepts)
     cheapest = sorted(concepts, key=lambda c: c.compute_complexity())[:BEAM]
-    levels = list(level)
-    for _ in range(DEPTH):
+    levels, first_refinements = list(level), []
+    search.budget = CANDIDATES - DISTANCES  # what the distances get is kept for them
+    for depth in range(DEPTH):
         if len(search.found) >= KEPT or search.spent():
             break
-        beam = [concept for _, concept in sorted(level, key=lambda s: s[0])[:BEAM]]
+        # the first refinements are of every starting concept (up to FIRST_BEAM): a concept with no
+        # sign of the requirement, the trucks say, gives one that has it, the places of trucks
+        beam = [concept for _, concept in sorted(level, key=lambda s: s[0])[:FIRST_BEAM if depth == 0 else BEAM]]
         level = search.level(_refinements(beam, cheapest, roles, vocabulary.factory))
         levels += level
+        first_refinements = first_refinements or [concept for _, concept in level]
+    search.budget = CANDIDATES
     if len(search.found) < KEPT:
         # distances along a role (its closure adds nothing to a distance) from the best concepts
-        # of every level to the cheapest starting ones
+        # of every level to the cheapest starting concepts and first refinements (the places of
+        # the objects of one type, say)
         sources = [concept for _, concept in sorted(levels, key=lambda s: s[0])[:DISTANCE_ENDS]]
         steps = [role for role in roles if "r_transitive_closure" not in str(role)]
-        search.distances(sources, steps, cheapest[:DISTANCE_ENDS])
+        near = sorted(first_refinements, key=lambda c: c.compute_complexity())[:3 * DISTANCE_ENDS]
+        search.distances(sources, steps, cheapest[:DISTANCE_ENDS] + near)
     ranked = sorted(search.found.values(), key=lambda c: (not c.general, -c.hits, c.complexity, c.expression))
     features = tuple(parse_feature(vocabulary, Kind.BOOLEAN if c.expression.startswith("b_") else Kind.NUMERICAL,
                                    c.expression) for c in ranked[:KEPT])
@@ -199,20 +210,27 @@ class _Search:
     """The candidates of one synthesis: each evaluated once on the states of Q' (and, where it
     could be kept, on every teacher plan), those found and the closest that were not."""
 
-    def __init__(self, requirements: _Requirements, table: FeatureTable, states: Sequence[object],
+    def __init__(self, requirements: _Requirements, examples: LearningExamples, states: Sequence[object],
                  vocabulary: Vocabulary, plans: TeacherPlans | None, deadline: float | None) -> None:
         self.requirements, self.states, self.plans, self.deadline = requirements, states, plans, deadline
         self.factory = vocabulary.factory
         self.caches = DenotationsCaches()  # always the same states: dlplan's cache is keyed by element
         self.plan_caches = DenotationsCaches()  # and one for the plans' states
-        self.known = {table.values[:, c].tobytes() for c in range(len(table))}  # the pool's features
+        # what GENEX reads of a feature (as pruning compares them): its valuation at the sources of
+        # the transitions and at the goal pairs, its changes across the transitions
+        transitions = np.concatenate([examples.good, examples.bad])
+        self.transitions = transitions
+        self.sources = np.concatenate([transitions[:, 0], examples.goal_pairs.reshape(-1)])
+        table = examples.table
+        self.known = {self._reading(table.values[:, c].astype(np.int64)) for c in range(len(table))}
         self.seen: set[bytes] = set()  # the concepts' counts on Q' so far
         self.found: dict[bytes, Candidate] = {}  # by values on Q'
         self.closest: list[Candidate] = []
         self.evaluated = 0
+        self.budget = CANDIDATES  # candidates to evaluate at most
 
     def spent(self) -> bool:
-        return self.evaluated >= CANDIDATES or (self.deadline is not None and time.perf_counter() > self.deadline)
+        return self.evaluated >= self.budget or (self.deadline is not None and time.perf_counter() > self.deadline)
 
     def level(self, concepts) -> list[tuple[tuple, object]]:
         """The concepts new on Q' among `concepts`, each with its rank for the beam (hits the first
@@ -252,15 +270,21 @@ class _Search:
     def _general(self, element) -> bool:
         return self.plans is None or self.plans.monotone(element, self.plan_caches)
 
+    def _reading(self, values: np.ndarray) -> bytes:
+        changes = np.sign(values[self.transitions[:, 1]] - values[self.transitions[:, 0]])
+        return np.concatenate([values[self.sources] > 0, changes]).astype(np.int8).tobytes()
+
     def _judge(self, element, values: np.ndarray) -> None:
-        """Keep the feature `element`, of `values` on Q', where it is new and eligible."""
-        if values.astype(np.int32).tobytes() in self.known:
+        """Keep the feature `element`, of `values` on Q', where GENEX could tell it from every
+        feature of its table and choose it."""
+        reading = self._reading(values)
+        if reading in self.known:
             return
         hits, first, eligible = self.requirements.score(values)
         candidate = Candidate(str(element), element.compute_complexity(), hits, first, eligible,
                               eligible and self._general(element))
         if eligible:
-            self.found.setdefault(values.tobytes(), candidate)
+            self.found.setdefault(reading, candidate)
         elif hits:
             self.closest.append(candidate)
 

@@ -300,8 +300,7 @@ def _synthesise(failure: GenexFailure, q: SubsetProblem, examples: list[Example]
     states = [bridge.state(state) for bridge, state in (rows.entries[r] for r in q.rows)]
     if run.plans is None:
         run.plans = TeacherPlans.of([[rows.entries[r] for r in example.plan] for example in examples])
-    found = synthesise(failure, q.examples.table, q.examples.good, states, rows.pool, run.vocabulary, run.plans,
-                       run.deadline)
+    found = synthesise(failure, q.examples, states, rows.pool, run.vocabulary, run.plans, run.deadline)
     if found.features:
         rows.add_features(found.features)
         run.statistics.synthesised += [f.description for f in found.features]
