@@ -116,6 +116,7 @@ def test_stratpol_learn_names_the_entry_and_saves_the_learning_record(settings_f
     assert record["files"]["tested_by_runs"] == {"gripper-6": 50, "gripper-5": 50}
     assert record["files"]["left_out"] == {} and record["undecided_states"] == 0 and record["synthesised_features"] == []
     assert record["policy"]["rules"] == 4 and record["policy"]["termination"].startswith("1-stratified")
+    assert record["policy"]["sieve"] == "terminating"
     assert {"plans", "pool", "genex", "verification"} <= set(record["seconds"])
     head = out.read_text().splitlines()[0]
     assert head.startswith(f"# learned by `{record['command']}` with the settings paper: 4 training files verified, 2 tested by 50 runs; ")

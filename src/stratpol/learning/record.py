@@ -1,7 +1,7 @@
 """A learned policy's learning record (`D.learned.json` beside `D.policy`): how it was learned, in
 a form a table can be made from: the command, the settings that learned it (and those tried
 before), the grammar and whether it lists features, the training files verified, tested by runs
-or left out (and why), the policy's size and certificate, the seconds of each phase over the whole
+or left out (and why), the policy's size, certificate and SIEVE's verdict, the seconds of each phase over the whole
 run (every entry tried), and the pool's generation. A run that learns nothing leaves a record
 too, `"learned": false` with the reason, and no policy."""
 
@@ -15,6 +15,8 @@ from pathlib import Path
 from stratpol.atomic import write_text_atomically
 from stratpol.features import load_grammar
 from stratpol.learning.result import LearningFailure, PortfolioAttempt, WrapperResult
+from stratpol.policy import Policy
+from stratpol.termination import sieve
 
 RECORD_SUFFIX = ".learned.json"
 
@@ -50,12 +52,21 @@ def learning_record(result: WrapperResult, command: str, domain_file: str | None
         "undecided_states": statistics.undecided,  # the teacher decided neither way: steps into them avoided
         "synthesised_features": list(statistics.synthesised),  # found beyond the pool (--synthesis)
         "policy": {"features": len(result.policy.features), "rules": len(result.policy.rules),
-                   "termination": result.certificate.describe()},
+                   "termination": result.certificate.describe(), "sieve": sieve_verdict(result.policy)},
         "seconds": _phase_seconds(result.attempts),
         "total_seconds": round(sum(a.seconds for a in result.attempts), 2),
         "pool": {"features": statistics.pool, "generation": statistics.pool_generation.describe(),
                  "generation_seconds": round(statistics.pool_generation.seconds, 2)},
     }
+
+
+def sieve_verdict(policy: Policy) -> str:
+    """SIEVE's verdict on `policy` (the exact structural test), or why it was not run (its graph
+    has 2^features nodes)."""
+    try:
+        return "terminating" if sieve(policy).terminating else "not terminating"
+    except ValueError as too_large:
+        return f"not run ({too_large})"
 
 
 def failure_record(failure: LearningFailure, domain: str, command: str, domain_file: str | None) -> dict:
