@@ -37,7 +37,7 @@ BASE_COMPLEXITY = 6  # the pool's concepts and roles up to this complexity are w
 BEAM = 40  # concepts refined at each level
 FIRST_BEAM = 200  # starting concepts refined at the first level
 DEPTH = 3  # refinements of a starting concept
-CANDIDATES = 20_000  # concepts evaluated in one synthesis at most
+CANDIDATES = 20_000  # candidates (concepts and distances) evaluated in one synthesis at most
 KEPT = 5  # features handed to GENEX, best first
 DISTANCE_ENDS = 10  # concepts at either end of the distances tried (and 3 x as many first refinements)
 DISTANCES = 5_000  # of the candidates, kept for the distances
@@ -218,13 +218,12 @@ class _Search:
         self.plan_caches = DenotationsCaches()  # and one for the plans' states
         # what GENEX reads of a feature (as pruning compares them): its valuation at the sources of
         # the transitions and at the goal pairs, its changes across the transitions
-        transitions = np.concatenate([examples.good, examples.bad])
-        self.transitions = transitions
-        self.sources = np.concatenate([transitions[:, 0], examples.goal_pairs.reshape(-1)])
+        self.transitions = np.concatenate([examples.good, examples.bad])
+        self.sources = np.concatenate([self.transitions[:, 0], examples.goal_pairs.reshape(-1)])
         table = examples.table
         self.known = {self._reading(table.values[:, c].astype(np.int64)) for c in range(len(table))}
         self.seen: set[bytes] = set()  # the concepts' counts on Q' so far
-        self.found: dict[bytes, Candidate] = {}  # by values on Q'
+        self.found: dict[bytes, Candidate] = {}  # by what GENEX reads of them
         self.closest: list[Candidate] = []
         self.evaluated = 0
         self.budget = CANDIDATES  # candidates to evaluate at most
@@ -327,8 +326,11 @@ def _subexpressions(expression) -> Iterator[tuple[str, str]]:
 
 
 def _distinct(elements: list) -> list:
-    """`elements` without repeats of one printed expression, in their order."""
-    return list({str(e): e for e in reversed(elements)}.values())[::-1]
+    """`elements` without repeats of one printed expression, each where it first comes."""
+    unique: dict[str, object] = {}
+    for element in elements:
+        unique.setdefault(str(element), element)
+    return list(unique.values())
 
 
 def _refinements(beam: list, cheapest: list, roles: list, factory) -> Iterator[object]:
