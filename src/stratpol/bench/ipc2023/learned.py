@@ -102,10 +102,11 @@ def _failures(rows: Sequence[LearnedRow]) -> list[str]:
 
 
 def _reasons(record: dict) -> str:
-    """Why no policy was learned: each portfolio entry's reason, cut to its first clause."""
+    """Why no policy was learned: each portfolio entry's reason, cut to its first clause (a GENEX
+    failure to the requirements it left, without the first one's rows)."""
     attempts = record["attempts"] or [{"settings": "", "outcome": record["failure"]}]
-    return "; ".join(f"{a['settings']}: {a['outcome'].split(' (')[0]}" if a["settings"] else a["outcome"]
-                     for a in attempts)
+    return "; ".join(f"{a['settings']}: {a['outcome'].split(' (')[0].split('; first:')[0]}" if a["settings"]
+                     else a["outcome"] for a in attempts)
 
 
 def _phases(record: dict) -> str:
