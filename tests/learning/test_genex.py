@@ -11,7 +11,7 @@ from stratpol.features.table import FeatureTable, prune_equivalent
 from stratpol.learning.chains import monotone
 from stratpol.learning.exact import exact_hitting_set
 from stratpol.learning.genex import GenexFailure, GenexResult, genex, lexicographic_genex
-from stratpol.learning.hitting_set import LearningExamples, Requirement, build_problem
+from stratpol.learning.hitting_set import LearningExamples, Requirement, build_problem, requirement_hits
 from stratpol.learning.projection import choice_certificate, projected_policy
 from stratpol.learning.simplification import simplify_policy
 from stratpol.policy import Change, Kind
@@ -211,3 +211,15 @@ def test_pruning_equivalent_features_keeps_every_requirement_a_feature_hits(seed
     is_monotone = monotone(table.changes(good))
     signatures = {(pruned.bits[i].tobytes(), bool(is_monotone[f])) for i, f in enumerate(kept)}
     assert all((full.bits[f].tobytes(), bool(is_monotone[f])) in signatures for f in range(24))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(problems())
+def test_a_features_hits_are_those_of_its_column_in_the_problem(examples):
+    # requirement_hits (what synthesis scores a candidate by) reads each requirement as build_problem does
+    problem = build_problem(examples)
+    hits = problem.dense()
+    for column in range(len(examples.table)):
+        values = examples.table.values[:, column]
+        for number, (kind, sources) in enumerate(zip(problem.kinds, problem.sources)):
+            assert requirement_hits(values, kind, np.array([sources]))[0] == hits[number, column]

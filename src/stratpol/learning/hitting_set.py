@@ -79,6 +79,20 @@ class HittingSetProblem:
         return np.unpackbits(self.bits, axis=1, count=self.size).astype(bool).T
 
 
+def requirement_hits(values: np.ndarray, kind: Requirement, rows: np.ndarray) -> np.ndarray:
+    """Whether the feature of `values` (one per row of the table) hits each requirement of `kind`
+    read from the rows `rows`: (r, 2) transitions for Edge, (r, 2) goal pairs for Goal, (r, 4) bad
+    then good transition for Deadend; the definitions `build_problem` applies to a whole table."""
+    rows = np.asarray(rows, dtype=np.int64)
+    truth = values > 0
+    if kind is Requirement.EDGE:
+        return values[rows[:, 1]] != values[rows[:, 0]]
+    if kind is Requirement.GOAL:
+        return truth[rows[:, 0]] != truth[rows[:, 1]]
+    changes = np.sign(values[rows[:, 1]] - values[rows[:, 0]]) != np.sign(values[rows[:, 3]] - values[rows[:, 2]])
+    return changes | (truth[rows[:, 0]] != truth[rows[:, 2]])
+
+
 def build_problem(examples: LearningExamples, separate_goals: bool = True) -> HittingSetProblem:
     """H(F, X+, X-) with cost(f) = complexity(f) + 1 (so every feature costs something)."""
     table = examples.table

@@ -1,8 +1,8 @@
 """A learned policy's learning record (`D.learned.json` beside `D.policy`): how it was learned, in
 a form a table can be made from: the command, the settings that learned it (and those tried
 before), the grammar and whether it lists features, the training files verified, tested by runs
-or left out (and why), the policy's size, certificate and SIEVE's verdict, the seconds of each phase over the whole
-run (every entry tried), and the pool's generation. A run that learns nothing leaves a record
+or left out (and why), the policy's size, certificate and SIEVE's verdict, the seconds of each
+phase over the whole run (every entry tried), and the pool's generation. A run that learns nothing leaves a record
 too, `"learned": false` with the reason, and no policy."""
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ class FeatureRows:
 
     def __init__(self, pool: FeaturePool) -> None:
         self.pool = list(pool)
+        self._generated = list(pool)  # the pool as given, without the features added
         self.added: list[PoolFeature] = []  # features beyond the pool (synthesis), in the order added
         self.index: dict[tuple[int, int], int] = {}
         self.entries: list[tuple[InstanceBridge, State]] = []
@@ -29,15 +30,16 @@ class FeatureRows:
     def replace_pool(self, pool: FeaturePool) -> None:
         """The same rows over another pool (an incremental pool extended), and the features added
         to the one before: every row keeps its number, its values are computed again when next read."""
-        present = {f.description for f in pool}
-        self.pool = [*pool, *(f for f in self.added if f.description not in present)]
+        self._generated = list(pool)
+        present = {f.description for f in self._generated}
+        self.pool = [*self._generated, *(f for f in self.added if f.description not in present)]
         self._slot = {}
         self._values = np.zeros((0, len(self.pool)), dtype=np.int32)
 
     def add_features(self, features: Sequence[PoolFeature]) -> None:
         """Features found beyond the pool (synthesis), kept over every later pool too."""
         self.added.extend(features)
-        self.replace_pool(FeaturePool([f for f in self.pool if f not in self.added]))
+        self.replace_pool(FeaturePool(self._generated))
 
     def row(self, instance: int, bridge: InstanceBridge, state: State) -> int:
         """The row of `state` of instance number `instance` (a new one where it is new)."""

@@ -30,7 +30,7 @@ from stratpol.features.table import FeatureTable
 from stratpol.features.vocabulary import InstanceBridge, Vocabulary
 from stratpol.learning.chains import INFINITE, cheapest_chains, monotone, monotone_given
 from stratpol.learning.genex import GenexFailure
-from stratpol.learning.hitting_set import LearningExamples, Requirement
+from stratpol.learning.hitting_set import LearningExamples, Requirement, requirement_hits
 from stratpol.planning import State
 
 BASE_COMPLEXITY = 6  # the pool's concepts and roles up to this complexity are where the search starts
@@ -87,9 +87,8 @@ class _Requirements:
         by_kind: dict[Requirement, list[tuple[int, ...]]] = {kind: [] for kind in Requirement}
         for kind, sources in failure.pending:
             by_kind[kind].append(sources)
-        self.edges = np.array(by_kind[Requirement.EDGE], dtype=np.int64).reshape(-1, 2)
-        self.deadends = np.array(by_kind[Requirement.DEADEND], dtype=np.int64).reshape(-1, 4)
-        self.goals = np.array(by_kind[Requirement.GOAL], dtype=np.int64).reshape(-1, 2)
+        self.pending = {kind: np.array(rows, dtype=np.int64).reshape(-1, 4 if kind is Requirement.DEADEND else 2)
+                        for kind, rows in by_kind.items()}
         self.first = failure.pending[0]
         self.good = np.asarray(good, dtype=np.int64).reshape(-1, 2)
         # the contexts of the pool features g a chain reaches (g unchanged and 0, g unchanged and
@@ -104,22 +103,10 @@ class _Requirements:
 
     def score(self, values: np.ndarray) -> tuple[int, bool, bool]:
         """Requirements `values` hits, whether it hits the first, whether it is eligible."""
-        truth = values > 0
-        edges = values[self.edges[:, 1]] != values[self.edges[:, 0]]
-        d = self.deadends
-        deadends = (np.sign(values[d[:, 1]] - values[d[:, 0]]) != np.sign(values[d[:, 3]] - values[d[:, 2]])) | \
-            (truth[d[:, 0]] != truth[d[:, 2]])
-        goals = truth[self.goals[:, 0]] != truth[self.goals[:, 1]]
+        hits = sum(int(requirement_hits(values, kind, rows).sum()) for kind, rows in self.pending.items())
         kind, rows = self.first
-        if kind is Requirement.EDGE:
-            first = values[rows[1]] != values[rows[0]]
-        elif kind is Requirement.DEADEND:
-            first = (np.sign(values[rows[1]] - values[rows[0]]) != np.sign(values[rows[3]] - values[rows[2]])
-                     or truth[rows[0]] != truth[rows[2]])
-        else:
-            first = truth[rows[0]] != truth[rows[1]]
-        hits = int(edges.sum() + deadends.sum() + goals.sum())
-        return hits, bool(first), bool(first) and self.eligible(values)
+        first = bool(requirement_hits(values, kind, np.array([rows]))[0])
+        return hits, first, first and self.eligible(values)
 
     def tells_apart(self, denotations: Sequence[tuple[int, ...]]) -> bool:
         """Whether a concept of these denotations at the first requirement's states (in its order)
