@@ -58,6 +58,9 @@ class LearningStatistics:
     renamed: int = 0  # instances left out as renamings of others (their verdicts are those of the others)
     undecided: int = 0  # states the teacher could neither plan from nor prove dead ends: steps into them avoided
     synthesised: list[str] = field(default_factory=list)  # features synthesis added to the pool, in order
+    # each synthesised feature's requirement, in words ("Edge, in p03.pddl: (drive ...), a repair")
+    synthesised_for: dict[str, str] = field(default_factory=dict)
+    detours: int = 0  # good steps that looked like bad ones, replaced by a detour (--detours)
     seconds: dict[str, float] = field(default_factory=dict)
 
     def add_time(self, phase: str, started: float) -> None:
@@ -80,6 +83,7 @@ class LearningStatistics:
         left_out += f" ({self.renamed} renamings of these left out)" if self.renamed else ""
         undecided = f"; {self.undecided} undecided states avoided" if self.undecided else ""
         undecided += f"; {len(self.synthesised)} features synthesised" if self.synthesised else ""
+        undecided += f"; {self.detours} detours" if self.detours else ""
         phases = ", ".join(f"{phase} {seconds:.2f} s" for phase, seconds in self.seconds.items())
         n = self.pool_extensions
         extended = f", {n} generation{'s' if n != 1 else ''} as files joined Q'" if n else ""
