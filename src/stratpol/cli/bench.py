@@ -14,6 +14,7 @@ LEARNED = "experiments/results/policies/ipc2023-learned"
 LEARNED_RECORDS = "experiments/results/ipc2023-learned"
 HAND_ASSISTED_POLICIES = "experiments/results/policies/ipc2023"
 HAND_ASSISTED_RECORDS = "experiments/results/ipc2023"
+YARDSTICK_RECORDS = "experiments/results/yardstick"
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
@@ -22,10 +23,12 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
 
 def _add_bench(commands: argparse._SubParsersAction) -> None:
     bench = commands.add_parser("bench", help="measure speeds, and learned policies on the published sets")
-    bench.add_argument("suite", choices=["planning", "learning", "testing", "execution", "neural", "ipc2023"],
+    bench.add_argument("suite", choices=["planning", "learning", "testing", "execution", "neural", "ipc2023",
+                                         "yardstick"],
                        help="planner speeds, learning on the KR 2025 sets (Table 1), saved policies on their "
                             "test sets (Table 3), learned policies' run speed, V against Q time per decision, "
-                            "or rule policies and LAMA-first on the IPC 2023 learning track's test problems")
+                            "rule policies and LAMA-first on the IPC 2023 learning track's test problems, or "
+                            "whether the learner finds the features grammars list by hand (synthesis)")
     bench.add_argument("--time-limit", type=options.seconds, metavar="S",
                        help="per planner run, or per test run of a learned policy (default: 60; ipc2023: "
                             "the competition's 1,800)")
@@ -53,24 +56,29 @@ def _add_bench(commands: argparse._SubParsersAction) -> None:
     bench.add_argument("--report", action="store_true",
                        help="ipc2023: run nothing; the table and its files from the records there are (runs not "
                             "recorded show as not run)")
-    bench.add_argument("--out", default=LEARNED_RECORDS, metavar="DIR",
+    bench.add_argument("--out", metavar="DIR",
                        help=f"ipc2023: records.jsonl (resumed from), plans/, coverage.csv/.json/.png, and where "
-                            f"the policies have learning records learned.md (default: {LEARNED_RECORDS})")
+                            f"the policies have learning records learned.md (default: {LEARNED_RECORDS}); "
+                            f"yardstick: yardstick.md and .json, the grammars without their listed features "
+                            f"(default: {YARDSTICK_RECORDS})")
+    bench.add_argument("--files", type=options.positive_int, default=10, metavar="N",
+                       help="yardstick: the first N training files of each domain (default: 10)")
     bench.add_argument("--sizes", type=options.positive_int, nargs="+", default=[50, 200, 1000], metavar="N",
                        help="execution: generated instances of about these numbers of objects (default: 50 200 1000)")
     bench.add_argument("--benchmarks", metavar="DIR",
                        help="learning, testing, execution and ipc2023: folder of <domain>/{domain.pddl,training,"
-                            "testing} (default: ../shared/benchmarks/gp2024; ipc2023: ../shared/benchmarks/ipc2023)")
+                            "testing} (default: ../shared/benchmarks/gp2024; ipc2023: ../shared/benchmarks/ipc2023); yardstick: "
+                            "the folder of both (default: ../shared/benchmarks)")
     bench.add_argument("--domains", nargs="*", metavar="NAME",
                        help="learning, testing and execution: which domains (default: the 20 of the paper's "
                             "Table 1 / every saved policy); neural: default blocksworld gripper logistics; "
-                            "ipc2023: default all ten")
+                            "ipc2023: default all ten; yardstick: which listing grammars (default: all seven)")
     bench.add_argument("--max-size", type=options.positive_int, default=50, metavar="N",
                        help="neural: sizes 10, 20, ... up to N (default: 50)")
     bench.add_argument("--device", default="auto", help="neural: auto, cpu or cuda (default: auto)")
     bench.add_argument("--threads", type=options.positive_int, default=1, metavar="T", help="neural: torch CPU threads (default: 1)")
     bench.add_argument("--learn-time-limit", type=options.seconds, metavar="S",
-                       help="learning: seconds per domain, feature pool included (default: none)")
+                       help="learning and yardstick: seconds per domain, feature pool included (default: none)")
     bench.add_argument("--jobs", type=options.positive_int, default=1, metavar="J",
                        help="learning: domains learned in parallel processes; ipc2023: problems run at once, "
                             "each in a process of its own (default: 1)")
@@ -97,6 +105,8 @@ def _bench_suite(args: argparse.Namespace, progress: Progress) -> int:
 
     if args.suite == "ipc2023":
         return _bench_ipc2023(args, progress)
+    if args.suite == "yardstick":
+        return _bench_yardstick(args, progress)
     time_limit = args.time_limit or 60.0
     if args.suite == "planning":
         from stratpol.bench.planning import planning_benchmark, render_planning_benchmark
@@ -149,7 +159,7 @@ def _bench_ipc2023(args: argparse.Namespace, progress: Progress) -> int:
 
     limits = Limits(args.time_limit or Limits.seconds, args.memory_limit, args.planner_time_limit, args.clock)
     benchmarks, policies = Path(args.benchmarks or "../shared/benchmarks/ipc2023"), Path(args.policies or LEARNED)
-    table = ipc2023_track(benchmarks, Path(args.out), policies, limits, args.domains or (),
+    table = ipc2023_track(benchmarks, Path(args.out or LEARNED_RECORDS), policies, limits, args.domains or (),
                           args.levels, args.methods, None if args.grid is None else Path(args.grid), args.jobs,
                           run=not args.report, retry_unsolved=args.retry_unsolved, progress=progress)
     shown = (table.records, table.problems, table.methods)
@@ -163,6 +173,31 @@ def _bench_ipc2023(args: argparse.Namespace, progress: Progress) -> int:
         print("\nLearned end to end (learning records in the policies' folder), the hand-assisted policies beside")
         print(learned)
     print(f"records, plans, {stem}.csv, {stem}.json and {stem}.png{', learned.md' if learned else ''} in {table.out}")
+    return 0
+
+
+def _bench_yardstick(args: argparse.Namespace, progress: Progress) -> int:
+    """Each listing grammar learned without its listed features; prints the table and writes it."""
+    import dataclasses
+    import json
+    from pathlib import Path
+
+    from stratpol.bench.yardstick import LISTING_GRAMMARS, render_yardstick, yardstick
+
+    names = args.domains or sorted(LISTING_GRAMMARS)
+    unknown = [n for n in names if n not in LISTING_GRAMMARS]
+    if unknown:
+        raise InputError(f"no listing grammar {', '.join(unknown)} (known: {', '.join(sorted(LISTING_GRAMMARS))})")
+    benchmarks, out = Path(args.benchmarks or "../shared/benchmarks"), Path(args.out or YARDSTICK_RECORDS)
+    if not benchmarks.is_dir():
+        raise InputError("benchmark folder not found", benchmarks)
+    rows = [yardstick(LISTING_GRAMMARS[name], benchmarks, out, args.files, args.learn_time_limit, progress=progress) for name in names]
+    table = render_yardstick(rows)
+    print(table)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "yardstick.json").write_text(json.dumps([dataclasses.asdict(r) for r in rows], indent=1) + "\n")
+    (out / "yardstick.md").write_text(table + "\n")
+    print(f"yardstick.md and yardstick.json in {out}")
     return 0
 
 
