@@ -28,6 +28,17 @@ def grammars_root() -> Path:
 
 
 @dataclass(frozen=True)
+class DistanceBounds:
+    """A grammar's `[distances]` table: concept distances between generated concepts along generated
+    roles (features/distances.py), beyond the distances dlplan's generator makes."""
+
+    concept_complexity: int = 7  # the concepts at either end, up to this complexity
+    role_complexity: int = 3  # the roles walked along
+    complexity: int = 15  # the distance feature's own bound
+    candidates: int = 20_000  # distances evaluated at most, cheapest first
+
+
+@dataclass(frozen=True)
 class Grammar:
     """Limits and constructor switches for one feature-pool generation."""
 
@@ -42,6 +53,7 @@ class Grammar:
     # dlplan expressions added to the generated pool as they are, whatever their complexity and
     # depth: features of more variables than the generator reaches within its limits
     features: tuple[str, ...] = ()
+    distances: DistanceBounds | None = None  # generated concept distances, off where None
     path: Path | None = field(default=None, compare=False)
 
     def generator_arguments(self) -> dict[str, object]:
@@ -58,7 +70,7 @@ class Grammar:
 
 
 _KEYS = {"extends", "complexity_limit", "max_depth", "feature_limit", "time_limit", "constructors", "projections",
-         "features"}
+         "features", "distances"}
 
 
 def load_grammar(name_or_path: str | Path, _seen: tuple[Path, ...] = ()) -> Grammar:
@@ -106,5 +118,17 @@ def load_grammar(name_or_path: str | Path, _seen: tuple[Path, ...] = ()) -> Gram
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise InputError(f"{key} must be a non-negative integer, not {value!r}", path)
     features = tuple(dict.fromkeys((*base.features, *listed)))  # a grammar extended keeps its parent's
+    if "distances" in data:
+        fields["distances"] = _distance_bounds(data["distances"], path)
     return dataclasses.replace(base, name=path.stem, constructors=constructors, features=features, path=path,
                                **fields)
+
+
+def _distance_bounds(table: object, path: Path) -> DistanceBounds:
+    known = [f.name for f in dataclasses.fields(DistanceBounds)]
+    if not isinstance(table, dict) or set(table) - set(known):
+        raise InputError(f"distances must be a table of {', '.join(known)}", path)
+    for key, value in table.items():
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise InputError(f"distances.{key} must be a positive integer, not {value!r}", path)
+    return DistanceBounds(**table)

@@ -24,6 +24,7 @@ from stratpol.atomic import write_text_atomically
 from stratpol.processes.limits import ChildDied, call_in_child
 from stratpol.processes.workers import can_fork_here
 from stratpol.errors import InputError
+from stratpol.features.distances import generated_distances
 from stratpol.features.expression import canonical_expression, unparse_expression
 from stratpol.features.grammar import Grammar
 from stratpol.features.own_constructors import DlplanOwnFeature, OwnFeature, uses_own_constructors
@@ -138,9 +139,14 @@ def _pool_key(vocabulary: Vocabulary, grammar: Grammar, bridges_and_states: Sequ
 
 def generate_pool(vocabulary: Vocabulary, states: Sequence[tuple[InstanceBridge, State]], grammar: Grammar,
                   cache_dir: Path | None = None, progress: Callable[[str], None] = lambda message: None) -> FeaturePool:
-    """The features of `grammar` that dlplan distinguishes on `states`, deeper ones dropped, and
-    the features the grammar lists (see `_generated_pool`; only the generated part is cached)."""
+    """The features of `grammar` that dlplan distinguishes on `states`, deeper ones dropped, the
+    concept distances of its `[distances]` table (features/distances.py), and the features the
+    grammar lists (see `_generated_pool`; only the generated parts are cached)."""
     pool = _generated_pool(vocabulary, states, grammar, cache_dir, progress)
+    if grammar.distances is not None:
+        known = FeatureTable.evaluate(pool, states)
+        distances = generated_distances(vocabulary, states, grammar, known, cache_dir, progress)
+        pool = FeaturePool(sorted([*pool, *distances], key=lambda f: f.complexity), pool.generation)
     return _with_listed_features(vocabulary, grammar, pool)
 
 

@@ -1,0 +1,161 @@
+"""Concept distances generated from generated concepts and roles, under their own complexity bound.
+
+dlplan's generator makes `n_concept_distance(C, R, D)` only where C holds exactly one object in
+every state (a robot's cell), so the distances a policy reads between sets (the cells of the loaded
+trucks to their packages' goals) are never generated. Here dlplan enumerates the concepts and
+roles up to the bounds of the grammar's `[distances]` table; a distance from C to D along R is a
+candidate where R chains (some pair of steps follows another in a state, so that distances above
+1 occur) and C and D each meet R's objects in some state. Candidates are evaluated cheapest first,
+and one is kept where no pool feature and no earlier distance has its values on the states: the
+pruning by valuation dlplan applies to its own features.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from dlplan.generator import generate_features
+
+from stratpol.atomic import write_text_atomically
+from stratpol.features.grammar import DistanceBounds, Grammar
+from stratpol.features.kind import Kind
+from stratpol.features.table import FeatureTable
+from stratpol.features.vocabulary import InstanceBridge, Vocabulary
+from stratpol.planning import State
+from stratpol.planning.quiet import captured_stdout
+from stratpol.processes.limits import ChildDied, call_in_child
+from stratpol.processes.workers import can_fork_here
+
+
+@dataclass(frozen=True)
+class _Part:
+    """A generated concept or role: its expression, complexity, and denotation in each state (the
+    objects of a concept; the pairs of a role)."""
+
+    expression: str
+    complexity: int
+    denotations: tuple[frozenset, ...]
+
+
+def generated_distances(vocabulary: Vocabulary, states: Sequence[tuple[InstanceBridge, State]], grammar: Grammar,
+                        known: FeatureTable, cache_dir: Path | None = None,
+                        progress: Callable[[str], None] = lambda message: None) -> list:
+    """The concept distances of `grammar.distances` that no feature of `known` (the pool, on
+    `states`) and no cheaper distance equals on `states`, cheapest first (cached by the pool's
+    content hash and the bounds)."""
+    from stratpol.features.pool import parse_feature
+
+    bounds = grammar.distances
+    if bounds is None or not states:
+        return []
+    path = None if cache_dir is None else Path(cache_dir) / f"distances-{_key(vocabulary, grammar, known, states)}.json"
+    if path is not None and path.is_file():
+        return [parse_feature(vocabulary, Kind.NUMERICAL, e) for e in json.loads(path.read_text())["features"]]
+    started = time.perf_counter()
+    concepts, roles = _concepts_and_roles(vocabulary, states, grammar)
+    candidates = _candidates(concepts, roles, bounds)
+    progress(f"distances: {len(candidates):,} candidates from {len(concepts):,} concepts and {len(roles):,} roles")
+    seen = {column.tobytes() for column in known.values.T}
+    kept = []
+    for start in range(0, len(candidates), 500):  # batches: a distance costs a search per state
+        batch = [parse_feature(vocabulary, Kind.NUMERICAL, e) for e in candidates[start:start + 500]]
+        table = FeatureTable.evaluate(batch, states)
+        for feature, column in zip(batch, table.values.T):
+            if grammar.max_depth is not None and feature.depth > grammar.max_depth:
+                continue  # as the pool drops deeper features
+            if column.tobytes() not in seen:
+                seen.add(column.tobytes())
+                kept.append(feature)
+    progress(f"distances: {len(kept):,} of {len(candidates):,} distinct on {len(states):,} states "
+             f"({time.perf_counter() - started:.1f} s)")
+    if path is not None:
+        write_text_atomically(path, json.dumps({"features": [f.description for f in kept]}))
+    return kept
+
+
+def _candidates(concepts: Sequence[_Part], roles: Sequence[_Part], bounds: DistanceBounds) -> list[str]:
+    """Distance expressions, cheapest first, at most `bounds.candidates`: a chaining role between
+    two concepts that meet its objects."""
+    found = []
+    for role in roles:
+        if not _chains(role):
+            continue
+        fields = [frozenset(x for pair in pairs for x in pair) for pairs in role.denotations]
+        ends = [c for c in concepts if any(c.denotations[i] & fields[i] for i in range(len(fields)))]
+        for source in ends:
+            for target in ends:
+                complexity = 1 + source.complexity + role.complexity + target.complexity
+                if source is not target and complexity <= bounds.complexity:
+                    found.append((complexity, f"n_concept_distance({source.expression},{role.expression},"
+                                              f"{target.expression})"))
+    found.sort()
+    return [expression for _, expression in found[:bounds.candidates]]
+
+
+def _chains(role: _Part) -> bool:
+    """Whether in some state a pair (x, y) of the role is followed by a pair (y, z)."""
+    for pairs in role.denotations:
+        firsts = {x for x, _ in pairs}
+        if any(y in firsts and y != x for x, y in pairs):
+            return True
+    return False
+
+
+def _concepts_and_roles(vocabulary: Vocabulary, states: Sequence[tuple[InstanceBridge, State]],
+                        grammar: Grammar) -> tuple[list[_Part], list[_Part]]:
+    """dlplan's concepts and roles up to the bounds (distinct on the states), with their denotations."""
+    generating = vocabulary if grammar.projections else vocabulary.without_projections()
+    bridges: dict[int, InstanceBridge] = {}
+    for bridge, _ in states:
+        bridges.setdefault(bridge.index, bridge if generating is vocabulary else generating.bridge(bridge.instance))
+    dlplan_states = [bridges[bridge.index].state(state) for bridge, state in states]
+    arguments = {**grammar.generator_arguments(), "concept_complexity_limit": grammar.distances.concept_complexity,
+                 "role_complexity_limit": grammar.distances.role_complexity, "boolean_complexity_limit": 0,
+                 "count_numerical_complexity_limit": 0, "distance_numerical_complexity_limit": 0}
+    if can_fork_here():  # a long C++ call holds off Ctrl-C; in a child it stops at once
+        try:
+            concepts, roles = call_in_child(_enumerate, generating.factory, dlplan_states, arguments)
+        except ChildDied as died:
+            raise ChildDied(died.exit_code, "dlplan's concept and role enumeration") from None
+    else:
+        concepts, roles = _enumerate(generating.factory, dlplan_states, arguments)
+    return ([_part(generating.factory.parse_concept(e), dlplan_states, False) for e in concepts],
+            [_part(generating.factory.parse_role(e), dlplan_states, True) for e in roles])
+
+
+def _enumerate(factory, dlplan_states: list, arguments: dict) -> tuple[list[str], list[str]]:
+    with captured_stdout():
+        _, _, concepts, roles = generate_features(factory, dlplan_states, **arguments)
+    return [str(c) for c in concepts], [str(r) for r in roles]
+
+
+def _part(element, dlplan_states: list, role: bool) -> _Part:
+    denotations = []
+    for state in dlplan_states:
+        denotation = element.evaluate(state).to_sorted_vector()
+        denotations.append(frozenset(tuple(p) for p in denotation) if role else frozenset(denotation))
+    return _Part(str(element), element.compute_complexity(), tuple(denotations))
+
+
+def _key(vocabulary: Vocabulary, grammar: Grammar, known: FeatureTable,
+         states: Sequence[tuple[InstanceBridge, State]]) -> str:
+    digest = hashlib.sha256()
+    bounds = grammar.distances
+    digest.update(json.dumps({"bounds": [bounds.concept_complexity, bounds.role_complexity, bounds.complexity,
+                                         bounds.candidates],
+                              "constructors": sorted(grammar.constructors.items()), "projections": grammar.projections,
+                              "domain": vocabulary.domain.text, "format": 1}).encode())
+    digest.update(np.ascontiguousarray(known.values).tobytes())
+    seen_instances = set()
+    for bridge, state in states:
+        if bridge.index not in seen_instances:
+            seen_instances.add(bridge.index)
+            digest.update(bridge.instance.text.encode())
+        digest.update(repr(sorted(state.atoms)).encode())
+    return digest.hexdigest()[:32]
