@@ -5,7 +5,7 @@ every state (a robot's cell), so the distances a policy reads between sets (the 
 trucks to their packages' goals) are never generated. Here dlplan enumerates the concepts and
 roles up to the bounds of the grammar's `[distances]` table; a distance from C to D along R is a
 candidate where R chains (some pair of steps follows another in a state, so that distances above
-1 occur) and C and D each meet R's objects in some state. Candidates are evaluated cheapest first,
+1 occur) and C and D hold only objects R connects (and are not empty in every state). Candidates are evaluated cheapest first,
 and one is kept where no pool feature and no earlier distance has its values on the states: the
 pruning by valuation dlplan applies to its own features.
 """
@@ -81,13 +81,13 @@ def generated_distances(vocabulary: Vocabulary, states: Sequence[tuple[InstanceB
 
 def _candidates(concepts: Sequence[_Part], roles: Sequence[_Part], bounds: DistanceBounds) -> list[str]:
     """Distance expressions, cheapest first, at most `bounds.candidates`: a chaining role between
-    two concepts that meet its objects."""
+    two concepts of objects it connects."""
     found = []
     for role in roles:
         if not _chains(role):
             continue
         fields = [frozenset(x for pair in pairs for x in pair) for pairs in role.denotations]
-        ends = [c for c in concepts if any(c.denotations[i] & fields[i] for i in range(len(fields)))]
+        ends = [c for c in concepts if any(c.denotations) and all(d <= f for d, f in zip(c.denotations, fields))]
         for source in ends:
             for target in ends:
                 complexity = 1 + source.complexity + role.complexity + target.complexity
