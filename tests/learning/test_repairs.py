@@ -8,11 +8,10 @@ import pytest
 
 from stratpol.features import Vocabulary, load_grammar
 from stratpol.features.pool import generate_pool
-from stratpol.generation import domain_folder
 from stratpol.learning.examples import Example
 from stratpol.learning.genex import GenexFailure
 from stratpol.learning.hitting_set import Requirement
-from stratpol.learning.repairs import Repair, detour, repair
+from stratpol.learning.repairs import Repair, repair
 from stratpol.learning.result import LearningFailure
 from stratpol.learning.rows import FeatureRows
 from stratpol.learning.wrapper import _first_transition
@@ -83,46 +82,6 @@ def test_where_the_teachers_step_is_a_twin_of_a_bad_one_another_step_is_taken_or
     with pytest.raises(LearningFailure, match="every step the teacher could take from a state leads where the "
                                               "policy is to keep out"):
         repair(example, 0, Verification(instance.name, False, Failure.NOT_CLOSED, (start,), 1), rows, teacher, 100)
-
-
-def test_a_good_step_that_looks_like_a_bad_one_takes_a_detour_through_another_successor(tmp_path):
-    folder = domain_folder("spanner")
-    # two spanners at location1, one nut at the gate: the teacher picks one spanner and walks on
-    instance = folder.domain.instance_from_text(folder.generator(spanners=2, nuts=1, locations=1, seed=0))
-    vocabulary = Vocabulary(folder.domain)
-    bridge = vocabulary.bridge(instance)
-    teacher = Teacher("siw", cache_dir=tmp_path)
-    states = teacher.advise(instance).states
-    around = [s.state for state in states for s in instance.successors(state)]  # a pool that tells steps apart
-    seen = dict.fromkeys([*states, *around])
-    rows = FeatureRows(generate_pool(vocabulary, [(bridge, s) for s in seen], load_grammar("default")))
-    plan = [rows.row(0, bridge, s) for s in states]
-    example = Example(instance, bridge, plan)
-    example.restart()
-    actions = [_action(instance, s, t) for s, t in zip(states, states[1:])]
-    assert actions[:3] == ["(walk shed location1 bob)", actions[1], "(walk location1 gate bob)"]
-    leaving = (plan[2], plan[3])  # the walk that leaves the spare spanner behind
-    assert detour(example, 0, leaving, rows, teacher)
-    detoured = [rows.entries[r][1] for r in example.plan]
-    assert example.plan[:3] == plan[:3] and leaving not in example.good
-    assert [_action(instance, s, t) for s, t in zip(detoured, detoured[1:])][2:] == [
-        "(pickup_spanner location1 spanner2 bob)" if "spanner1" in actions[1] else
-        "(pickup_spanner location1 spanner1 bob)", "(walk location1 gate bob)", actions[3]]
-    assert example.good == list(zip(example.plan, example.plan[1:])) and example.relevant == example.plan[:-1]
-    example.restart()  # the detour is the example's plan now, for later outer iterations too
-    assert leaving not in example.good and instance.is_goal(detoured[-1])
-
-
-def _action(instance, source, target) -> str:
-    return next(str(s.action) for s in instance.successors(source) if s.state == target)
-
-
-def test_a_good_step_with_no_other_way_out_gets_no_detour(oneway):
-    instance, rows, teacher, example = oneway
-    plan = list(example.plan)
-    # from the start the other steps are picks alike and moving to room B, a dead end: no detour
-    assert not detour(example, 0, (plan[0], plan[1]), rows, teacher)
-    assert example.plan == plan and example.good == list(zip(plan, plan[1:]))
 
 
 def test_a_state_the_teacher_cannot_decide_in_its_time_is_avoided_not_fatal(tmp_path):

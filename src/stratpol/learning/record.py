@@ -52,7 +52,6 @@ def learning_record(result: WrapperResult, command: str, domain_file: str | None
         "undecided_states": statistics.undecided,  # the teacher decided neither way: steps into them avoided
         "synthesised_features": list(statistics.synthesised),  # found beyond the pool (--synthesis)
         "synthesised_for": dict(statistics.synthesised_for),  # the requirement each was found for
-        "detours": statistics.detours,  # good steps that looked like bad ones, replaced (--detours)
         "policy": {"features": len(result.policy.features), "rules": len(result.policy.rules),
                    "termination": result.certificate.describe(), "sieve": sieve_verdict(result.policy)},
         "seconds": _phase_seconds(result.attempts),

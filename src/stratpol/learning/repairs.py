@@ -1,9 +1,7 @@
 """WRAPPER's repairs: where verification finds a state the policy is not closed on, the teacher's
 step from it becomes a good transition; where the policy walks into a dead end, its step there
 becomes a bad one. A state the teacher can neither plan from nor prove a dead end within its time
-is undecided: the step into it becomes a bad one too, so that learning goes on without it. Where
-GENEX finds no feature that tells a bad step from a good one, the good one may take a detour: the
-teacher's plan through another successor of its source."""
+is undecided: the step into it becomes a bad one too, so that learning goes on without it."""
 
 from __future__ import annotations
 
@@ -107,33 +105,3 @@ def _detours(example: Example, number: int, state: State, rows: FeatureRows, tea
         if advice.verdict is Solvability.ALIVE:
             detours.append([source, *(rows.row(number, example.bridge, s) for s in advice.states)])
     return sorted(detours, key=len)
-
-
-def detour(example: Example, number: int, step: tuple[int, int], rows: FeatureRows, teacher: Teacher) -> bool:
-    """Replace the good transition `step` (rows), which no pool feature tells apart from a bad one,
-    by the shortest path through another successor of its source whose step neither looks like it
-    nor like a bad step, followed by the teacher's plan from there: in the example's plan where
-    `step` is one of its steps (the plan is cut there), else among its repairs. False where no such
-    path exists. A rule policy takes both look-alike steps or neither, and the bad one it must not."""
-    source, target = step
-    state = rows.entries[source][1]
-    paths = _detours(example, number, state, rows, teacher,
-                     lambda s: s == target or _twin(rows, source, s, [target]) or _like_bad(example, source, s, rows))
-    steps = list(zip(example.plan, example.plan[1:]))
-    before = example.plan[:steps.index(step)] if step in steps else []
-    paths = [p for p in paths if len(set(p)) == len(p) and not set(p) & set(before)]
-    if not paths:
-        return False
-    path = paths[0]
-    if step in steps:  # the plan goes on along the detour; repairs are kept
-        old = set(steps)
-        repairs = [pair for pair in example.good if pair not in old]
-        relevant = [r for r in example.relevant if r not in example.plan]
-        example.plan = before + path
-        example.good = list(zip(example.plan, example.plan[1:])) + repairs
-        example.relevant = example.plan[:-1] + [r for r in relevant if r not in example.plan]
-    else:
-        example.good.remove(step)
-        example.good.extend(pair for pair in zip(path, path[1:]) if pair not in example.good)
-        example.relevant.extend(r for r in path[:-1] if r not in example.relevant)
-    return True

@@ -60,7 +60,6 @@ class LearningStatistics:
     synthesised: list[str] = field(default_factory=list)  # features synthesis added to the pool, in order
     # each synthesised feature's requirement, in words ("Edge, in p03.pddl: (drive ...), a repair")
     synthesised_for: dict[str, str] = field(default_factory=dict)
-    detours: int = 0  # good steps that looked like bad ones, replaced by a detour (--detours)
     seconds: dict[str, float] = field(default_factory=dict)
 
     def add_time(self, phase: str, started: float) -> None:
@@ -83,7 +82,6 @@ class LearningStatistics:
         left_out += f" ({self.renamed} renamings of these left out)" if self.renamed else ""
         undecided = f"; {self.undecided} undecided states avoided" if self.undecided else ""
         undecided += f"; {len(self.synthesised)} features synthesised" if self.synthesised else ""
-        undecided += f"; {self.detours} detours" if self.detours else ""
         phases = ", ".join(f"{phase} {seconds:.2f} s" for phase, seconds in self.seconds.items())
         n = self.pool_extensions
         extended = f", {n} generation{'s' if n != 1 else ''} as files joined Q'" if n else ""

@@ -65,10 +65,6 @@ class LearningSettings:
                                 "refinements of the pool's concepts and roles for features that meet it, add "
                                 "them to the pool and run GENEX again (domains whose features lie above the "
                                 "pool's complexity bound)")
-    detours: bool = parameter(False, "where GENEX finds no eligible feature that tells a bad step from a good "
-                              "one, the good one is replaced by the teacher's plan through another successor "
-                              "of its source, and GENEX runs again (teachers that take a step which is safe "
-                              "only in that state, as leaving a spare spanner behind)")
     instance_order: str = parameter("longest", "longest teacher plan first (the paper), or shortest first, so that "
                                     "the first policies are learned where there is little to memorise",
                                     choices=INSTANCE_ORDERS)
@@ -93,7 +89,6 @@ class LearningSettings:
         extras += ", shortest plans first" if self.instance_order == "shortest" else ""
         extras += ", incremental pool" if self.incremental_pool else ""
         extras += ", feature synthesis" if self.synthesis else ""
-        extras += ", detours around good steps that look bad" if self.detours else ""
         extras += f", teacher time limit {self.teacher_time_limit:g} s" if self.teacher_time_limit != 60 else ""
         extras += ", features ranked lexicographically" if self.ranking == "lexicographic" else ""
         extras += f", verification up to {self.verify_states:,} states" if self.verify_states != VERIFY_STATES else ""

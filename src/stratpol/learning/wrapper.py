@@ -32,7 +32,7 @@ from stratpol.learning.examples import Example, SubsetProblem, subset_problem, t
 from stratpol.learning.genex import GenexFailure, genex, lexicographic_genex
 from stratpol.learning.genex_policy import genex_policy
 from stratpol.learning.hitting_set import Requirement
-from stratpol.learning.repairs import Repair, detour, repair
+from stratpol.learning.repairs import Repair, repair
 from stratpol.learning.result import (
     LearningFailure,
     LearningInterrupted,
@@ -50,8 +50,6 @@ from stratpol.planning import Instance
 from stratpol.planning.isomorphism import first_renamings
 from stratpol.policy import Policy
 from stratpol.progress import report_status
-
-DETOUR_ROUNDS = 100  # GENEX runs again after detours at most this often for one Q'
 
 __all__ = ["learn_policy", "learn_with_settings", "next_subset"]
 
@@ -238,7 +236,7 @@ def _inner_loop(examples: list[Example], subset: list[int], rows: FeatureRows, r
     statistics.last_subset, statistics.last_inner = len(subset), 0
     if run.incremental is not None:
         run.incremental.extend(examples, subset, rows)
-    rounds = detours = 0  # of synthesis and of detours, for this Q'
+    rounds = 0  # of synthesis, for this Q'
     while True:
         if run.deadline is not None and time.perf_counter() > run.deadline:
             raise LearningTimeout(f"time limit reached {_where(examples, subset, run)}")
@@ -264,9 +262,6 @@ def _inner_loop(examples: list[Example], subset: list[int], rows: FeatureRows, r
                 continue
         if isinstance(result, GenexFailure):
             failure = _in_rows(result, q)
-            if run.settings.detours and detours < DETOUR_ROUNDS and _detour(failure, examples, rows, run):
-                detours += 1
-                continue
             found = "" if searched is None else f"; {searched.describe()}"
             raise LearningFailure(f"GENEX: {failure.describe()}{_first_transition(failure, examples, rows)}{found}")
         started = time.perf_counter()  # "simplification": the projected policy, its certificate and simplification
@@ -320,17 +315,6 @@ def _synthesise(failure: GenexFailure, q: SubsetProblem, examples: list[Example]
 def _in_rows(failure: GenexFailure, q: SubsetProblem) -> GenexFailure:
     """GENEX's failure on Q' with its requirements named by the learner's rows, not the sub-table's."""
     return GenexFailure(tuple((kind, tuple(q.rows[r] for r in sources)) for kind, sources in failure.pending))
-
-
-def _detour(failure: GenexFailure, examples: list[Example], rows: FeatureRows, run: _Run) -> bool:
-    """Detours around the good steps of the failure's Deadend requirements (`repairs.detour`);
-    whether one was made."""
-    steps = {(sources[2], sources[3]) for kind, sources in failure.pending if kind is Requirement.DEADEND}
-    made = sum(detour(examples[rows.numbers[s]], rows.numbers[s], (s, t), rows, run.teacher) for s, t in sorted(steps))
-    run.statistics.detours += made
-    if made:
-        run.progress(f"GENEX: {len(steps)} good steps look like bad ones; {made} replaced by a detour")
-    return made > 0
 
 
 def _where(examples: list[Example], subset: list[int], run: _Run) -> str:
