@@ -99,7 +99,7 @@ def yardstick(listing: ListingGrammar, benchmarks: Path, out: Path, files: int, 
               cache: Path | None = None, progress: Callable[[str], None] = lambda message: None) -> GrammarYardstick:
     """The yardstick of `listing` on the first `files` training files of its domain under
     `benchmarks` (the folder holding its benchmark set), learning for at most `time_limit`
-    seconds; the grammar without its listed features is written under `out`."""
+    seconds; its generated part (`generated_part`) is written under `out`/grammars."""
     cache = cache_root() if cache is None else cache
     benchmark, domain_name = listing.benchmark, listing.domain
     folder = benchmarks / benchmark / domain_name

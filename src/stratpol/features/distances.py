@@ -7,7 +7,8 @@ roles up to the bounds of the grammar's `[distances]` table; a distance from C t
 candidate where R chains (some pair of steps follows another in a state, so that distances above
 1 occur) and C and D hold only objects R connects (and are not empty in every state). Candidates are evaluated cheapest first,
 and one is kept where no pool feature and no earlier distance has its values on the states: the
-pruning by valuation dlplan applies to its own features.
+pruning by valuation dlplan applies to its own features. dlplan enumerates at most ENUMERATED
+concepts and roles for them.
 """
 
 from __future__ import annotations
@@ -33,14 +34,15 @@ from stratpol.processes.limits import ChildDied, call_in_child
 from stratpol.processes.workers import can_fork_here
 
 
+ENUMERATED = 20_000  # concepts and roles dlplan enumerates for the distances at most
+
+
 @dataclass(frozen=True)
 class _Part:
-    """A generated concept or role: its expression, complexity, and denotation in each state (the
-    objects of a concept; the pairs of a role)."""
+    """A generated concept or role: its expression and complexity."""
 
     expression: str
     complexity: int
-    denotations: tuple[frozenset, ...]
 
 
 def generated_distances(vocabulary: Vocabulary, states: Sequence[tuple[InstanceBridge, State]], grammar: Grammar,
@@ -58,9 +60,9 @@ def generated_distances(vocabulary: Vocabulary, states: Sequence[tuple[InstanceB
     if path is not None and path.is_file():
         return [parse_feature(vocabulary, Kind.NUMERICAL, e) for e in json.loads(path.read_text())["features"]]
     started = time.perf_counter()
-    concepts, roles = _concepts_and_roles(vocabulary, states, grammar)
-    candidates = _candidates(concepts, roles, bounds)
-    progress(f"distances: {len(candidates):,} candidates from {len(concepts):,} concepts and {len(roles):,} roles")
+    ends, roles, concepts = _ends(vocabulary, states, grammar)
+    candidates = _candidates(ends, roles, bounds)
+    progress(f"distances: {len(candidates):,} candidates from {concepts:,} concepts and {len(roles):,} chaining roles")
     seen = {column.tobytes() for column in known.values.T}
     kept = []
     for start in range(0, len(candidates), 500):  # batches: a distance costs a search per state
@@ -79,17 +81,13 @@ def generated_distances(vocabulary: Vocabulary, states: Sequence[tuple[InstanceB
     return kept
 
 
-def _candidates(concepts: Sequence[_Part], roles: Sequence[_Part], bounds: DistanceBounds) -> list[str]:
-    """Distance expressions, cheapest first, at most `bounds.candidates`: a chaining role between
-    two concepts of objects it connects."""
+def _candidates(ends: dict[int, list[_Part]], roles: Sequence[_Part], bounds: DistanceBounds) -> list[str]:
+    """Distance expressions, cheapest first, at most `bounds.candidates`: along each chaining role,
+    from one of its ends to another."""
     found = []
-    for role in roles:
-        if not _chains(role):
-            continue
-        fields = [frozenset(x for pair in pairs for x in pair) for pairs in role.denotations]
-        ends = [c for c in concepts if any(c.denotations) and all(d <= f for d, f in zip(c.denotations, fields))]
-        for source in ends:
-            for target in ends:
+    for number, role in enumerate(roles):
+        for source in ends[number]:
+            for target in ends[number]:
                 complexity = 1 + source.complexity + role.complexity + target.complexity
                 if source is not target and complexity <= bounds.complexity:
                     found.append((complexity, f"n_concept_distance({source.expression},{role.expression},"
@@ -98,18 +96,11 @@ def _candidates(concepts: Sequence[_Part], roles: Sequence[_Part], bounds: Dista
     return [expression for _, expression in found[:bounds.candidates]]
 
 
-def _chains(role: _Part) -> bool:
-    """Whether in some state a pair (x, y) of the role is followed by a pair (y, z)."""
-    for pairs in role.denotations:
-        firsts = {x for x, _ in pairs}
-        if any(y in firsts and y != x for x, y in pairs):
-            return True
-    return False
-
-
-def _concepts_and_roles(vocabulary: Vocabulary, states: Sequence[tuple[InstanceBridge, State]],
-                        grammar: Grammar) -> tuple[list[_Part], list[_Part]]:
-    """dlplan's concepts and roles up to the bounds (distinct on the states), with their denotations."""
+def _ends(vocabulary: Vocabulary, states: Sequence[tuple[InstanceBridge, State]],
+          grammar: Grammar) -> tuple[dict[int, list[_Part]], list[_Part], int]:
+    """dlplan's concepts and roles up to the bounds (distinct on the states, at most ENUMERATED):
+    the roles that chain in some state, for each of them (by number) the concepts that hold only
+    objects it connects and are not empty in every state, and how many concepts there were."""
     generating = vocabulary if grammar.projections else vocabulary.without_projections()
     bridges: dict[int, InstanceBridge] = {}
     for bridge, _ in states:
@@ -117,7 +108,8 @@ def _concepts_and_roles(vocabulary: Vocabulary, states: Sequence[tuple[InstanceB
     dlplan_states = [bridges[bridge.index].state(state) for bridge, state in states]
     arguments = {**grammar.generator_arguments(), "concept_complexity_limit": grammar.distances.concept_complexity,
                  "role_complexity_limit": grammar.distances.role_complexity, "boolean_complexity_limit": 0,
-                 "count_numerical_complexity_limit": 0, "distance_numerical_complexity_limit": 0}
+                 "count_numerical_complexity_limit": 0, "distance_numerical_complexity_limit": 0,
+                 "feature_limit": min(grammar.feature_limit, ENUMERATED)}
     if can_fork_here():  # a long C++ call holds off Ctrl-C; in a child it stops at once
         try:
             concepts, roles = call_in_child(_enumerate, generating.factory, dlplan_states, arguments)
@@ -125,22 +117,39 @@ def _concepts_and_roles(vocabulary: Vocabulary, states: Sequence[tuple[InstanceB
             raise ChildDied(died.exit_code, "dlplan's concept and role enumeration") from None
     else:
         concepts, roles = _enumerate(generating.factory, dlplan_states, arguments)
-    return ([_part(generating.factory.parse_concept(e), dlplan_states, False) for e in concepts],
-            [_part(generating.factory.parse_role(e), dlplan_states, True) for e in roles])
+    chaining, fields = [], []
+    for expression in roles:
+        element = generating.factory.parse_role(expression)
+        pairs = [{tuple(p) for p in element.evaluate(state).to_sorted_vector()} for state in dlplan_states]
+        if _chains(pairs):
+            chaining.append(_Part(str(element), element.compute_complexity()))
+            fields.append([{x for pair in state_pairs for x in pair} for state_pairs in pairs])
+    ends: dict[int, list[_Part]] = {number: [] for number in range(len(chaining))}
+    for expression in concepts if chaining else ():
+        element = generating.factory.parse_concept(expression)
+        denotations = [set(element.evaluate(state).to_sorted_vector()) for state in dlplan_states]
+        if not any(denotations):
+            continue
+        part = _Part(str(element), element.compute_complexity())
+        for number, field in enumerate(fields):
+            if all(d <= f for d, f in zip(denotations, field)):
+                ends[number].append(part)
+    return ends, chaining, len(concepts)
+
+
+def _chains(pairs: Sequence[set]) -> bool:
+    """Whether in some state a pair (x, y) of the role is followed by a pair (y, z)."""
+    for state_pairs in pairs:
+        firsts = {x for x, _ in state_pairs}
+        if any(y in firsts and y != x for x, y in state_pairs):
+            return True
+    return False
 
 
 def _enumerate(factory, dlplan_states: list, arguments: dict) -> tuple[list[str], list[str]]:
     with captured_stdout():
         _, _, concepts, roles = generate_features(factory, dlplan_states, **arguments)
     return [str(c) for c in concepts], [str(r) for r in roles]
-
-
-def _part(element, dlplan_states: list, role: bool) -> _Part:
-    denotations = []
-    for state in dlplan_states:
-        denotation = element.evaluate(state).to_sorted_vector()
-        denotations.append(frozenset(tuple(p) for p in denotation) if role else frozenset(denotation))
-    return _Part(str(element), element.compute_complexity(), tuple(denotations))
 
 
 def _key(vocabulary: Vocabulary, grammar: Grammar, known: FeatureTable,
