@@ -447,7 +447,7 @@ def test_a_failed_learning_run_shows_its_last_policy_on_stderr_and_saves_no_poli
     record = json.loads((tmp_path / "gripper.learned.json").read_text())  # the record of a run that learned nothing
     assert record["learned"] is False and record["failure"] == run.stderr.splitlines()[-1].removeprefix(
         "stratpol: learning failed: ")
-    assert [a["settings"] for a in record["attempts"]] == ["paper", "dead-ends", "grow", "grow-optimal"]
+    assert [a["settings"] for a in record["attempts"]] == ["paper", "dead-ends", "grow", "distances", "grow-optimal"]
     lines = run.stderr.splitlines()
     shown = lines.index("# the last policy GENEX found (certified, not verified on all training instances):")
     assert lines[shown + 1] == "# stratpol policy" and any(" -> " in line for line in lines[shown:])
@@ -455,6 +455,7 @@ def test_a_failed_learning_run_shows_its_last_policy_on_stderr_and_saves_no_poli
     assert lines[-1].startswith("stratpol: learning failed: no portfolio entry learned a policy (paper: gripper-6: "
                                 "verification passed 5 policy-reachable states (--verify-states); dead-ends: ")
     assert "; grow: gripper-2: verification passed 5 policy-reachable states up to renaming" in lines[-1]
+    assert "; distances: gripper-2: verification passed 5 policy-reachable states up to renaming" in lines[-1]
     assert lines[-1].endswith("grow-optimal: gripper-2: verification passed 5 policy-reachable states up to "
                               "renaming (--verify-states))")
 

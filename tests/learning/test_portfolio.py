@@ -12,6 +12,7 @@ import pytest
 from helpers import stratpol
 from stratpol.learner import learn, learning_task
 from stratpol.learning.result import LearningFailure
+from stratpol.features import load_grammar
 from stratpol.learning.settings import LearningSettings, NamedSettings, learning_configuration, learning_settings
 
 # a first entry that cannot verify gripper's training files (5 states, no runs), then the paper's
@@ -73,8 +74,10 @@ def test_the_bundled_portfolio_is_the_same_for_every_ipc_domain():
     assert len(set(names.values())) == 1
     entries = names["spanner"]
     assert entries[0] == NamedSettings("paper", LearningSettings(incremental_pool=True))
-    assert all(e.settings.incremental_pool for e in entries)  # pools that scale with Q'
-    assert len(entries) > 1 and all(e.settings.grammar == "default" for e in entries)
+    # pools that scale with Q', but for the small pool of grammar distances (generated features only)
+    assert all(e.settings.incremental_pool for e in entries if e.settings.grammar == "default")
+    assert len(entries) > 1 and {e.settings.grammar for e in entries} == {"default", "distances"}
+    assert all(not load_grammar(e.settings.grammar).features for e in entries)  # no feature written by hand
 
 
 def test_the_portfolio_reports_the_entry_that_learned_and_why_the_ones_before_failed(settings_file):
