@@ -32,7 +32,7 @@ def measured(tmp_path_factory):
     grammar = root / "listing.toml"
     grammar.write_text(f'extends = "{grammars_root() / "default.toml"}"\ncomplexity_limit = 3\n'
                        f'features = {json.dumps(LISTED)}\n')
-    return yardstick(ListingGrammar(str(grammar), "test", "gripper"), root / "benchmarks", root / "out", 10, 300,
+    return yardstick(ListingGrammar(str(grammar), "test", "gripper"), root / "benchmarks", 10, 300,
                      cache=root / "cache")
 
 

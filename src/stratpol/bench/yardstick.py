@@ -13,6 +13,7 @@ added does, else "not found"."""
 from __future__ import annotations
 
 import dataclasses
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -95,19 +96,25 @@ def generated_part(grammar: Grammar, folder: Path) -> Path:
     return path
 
 
-def yardstick(listing: ListingGrammar, benchmarks: Path, out: Path, files: int, time_limit: float | None,
+def yardstick(listing: ListingGrammar, benchmarks: Path, files: int, time_limit: float | None,
               cache: Path | None = None, progress: Callable[[str], None] = lambda message: None) -> GrammarYardstick:
     """The yardstick of `listing` on the first `files` training files of its domain under
     `benchmarks` (the folder holding its benchmark set), learning for at most `time_limit`
-    seconds; its generated part (`generated_part`) is written under `out`/grammars."""
-    cache = cache_root() if cache is None else cache
+    seconds with the grammar's generated part (`generated_part`, in a temporary folder)."""
+    with tempfile.TemporaryDirectory() as folder:
+        return _yardstick(listing, benchmarks, Path(folder), files, time_limit,
+                          cache_root() if cache is None else cache, progress)
+
+
+def _yardstick(listing: ListingGrammar, benchmarks: Path, grammars: Path, files: int, time_limit: float | None,
+               cache: Path, progress: Callable[[str], None]) -> GrammarYardstick:
     benchmark, domain_name = listing.benchmark, listing.domain
     folder = benchmarks / benchmark / domain_name
     grammar = load_grammar(listing.grammar)
     domain = Domain(folder / "domain.pddl")
     paths = _nontrivial_files(domain, problem_files([folder / "training"]), files)
     settings = learning_settings(domain_name, listing.settings_file)
-    settings = dataclasses.replace(settings, grammar=str(generated_part(grammar, out / "grammars")), synthesis=True)
+    settings = dataclasses.replace(settings, grammar=str(generated_part(grammar, grammars)), synthesis=True)
     started = time.perf_counter()
     progress(f"yardstick {grammar.name}: learning on {len(paths)} files of {benchmark}/{domain_name}")
     try:

@@ -59,8 +59,7 @@ def _add_bench(commands: argparse._SubParsersAction) -> None:
     bench.add_argument("--out", metavar="DIR",
                        help=f"ipc2023: records.jsonl (resumed from), plans/, coverage.csv/.json/.png, and where "
                             f"the policies have learning records learned.md (default: {LEARNED_RECORDS}); "
-                            f"yardstick: yardstick.md and .json, the grammars without their listed features "
-                            f"(default: {YARDSTICK_RECORDS})")
+                            f"yardstick: yardstick.md and .json (default: {YARDSTICK_RECORDS})")
     bench.add_argument("--files", type=options.positive_int, default=10, metavar="N",
                        help="yardstick: the first N training files of each domain (default: 10)")
     bench.add_argument("--sizes", type=options.positive_int, nargs="+", default=[50, 200, 1000], metavar="N",
@@ -191,7 +190,8 @@ def _bench_yardstick(args: argparse.Namespace, progress: Progress) -> int:
     benchmarks, out = Path(args.benchmarks or "../shared/benchmarks"), Path(args.out or YARDSTICK_RECORDS)
     if not benchmarks.is_dir():
         raise InputError("benchmark folder not found", benchmarks)
-    rows = [yardstick(LISTING_GRAMMARS[name], benchmarks, out, args.files, args.learn_time_limit, progress=progress) for name in names]
+    rows = [yardstick(LISTING_GRAMMARS[name], benchmarks, args.files, args.learn_time_limit, progress=progress)
+            for name in names]
     table = render_yardstick(rows)
     print(table)
     out.mkdir(parents=True, exist_ok=True)
