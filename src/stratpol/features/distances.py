@@ -27,7 +27,7 @@ from stratpol.atomic import write_text_atomically
 from stratpol.features.grammar import DistanceBounds, Grammar
 from stratpol.features.kind import Kind
 from stratpol.features.table import FeatureTable
-from stratpol.features.vocabulary import InstanceBridge, Vocabulary
+from stratpol.features.vocabulary import InstanceBridge, Vocabulary, digest_states
 from stratpol.planning import State
 from stratpol.planning.quiet import captured_stdout
 from stratpol.processes.limits import ChildDied, call_in_child
@@ -46,19 +46,18 @@ class _Part:
 
 
 def generated_distances(vocabulary: Vocabulary, states: Sequence[tuple[InstanceBridge, State]], grammar: Grammar,
-                        known: FeatureTable, cache_dir: Path | None = None,
+                        known: FeatureTable, parse: Callable[[Vocabulary, Kind, str], object],
+                        cache_dir: Path | None = None,
                         progress: Callable[[str], None] = lambda message: None) -> list:
     """The concept distances of `grammar.distances` that no feature of `known` (the pool, on
-    `states`) and no cheaper distance equals on `states`, cheapest first (cached by the pool's
-    content hash and the bounds)."""
-    from stratpol.features.pool import parse_feature
-
+    `states`) and no cheaper distance equals on `states`, cheapest first, as `parse` (the pool's
+    parse_feature) makes features (cached by the pool's content hash and the bounds)."""
     bounds = grammar.distances
     if bounds is None or not states:
         return []
     path = None if cache_dir is None else Path(cache_dir) / f"distances-{_key(vocabulary, grammar, known, states)}.json"
     if path is not None and path.is_file():
-        return [parse_feature(vocabulary, Kind.NUMERICAL, e) for e in json.loads(path.read_text())["features"]]
+        return [parse(vocabulary, Kind.NUMERICAL, e) for e in json.loads(path.read_text())["features"]]
     started = time.perf_counter()
     ends, roles, concepts = _ends(vocabulary, states, grammar)
     candidates = _candidates(ends, roles, bounds)
@@ -66,7 +65,7 @@ def generated_distances(vocabulary: Vocabulary, states: Sequence[tuple[InstanceB
     seen = {column.tobytes() for column in known.values.T}
     kept = []
     for start in range(0, len(candidates), 500):  # batches: a distance costs a search per state
-        batch = [parse_feature(vocabulary, Kind.NUMERICAL, e) for e in candidates[start:start + 500]]
+        batch = [parse(vocabulary, Kind.NUMERICAL, e) for e in candidates[start:start + 500]]
         table = FeatureTable.evaluate(batch, states)
         for feature, column in zip(batch, table.values.T):
             if grammar.max_depth is not None and feature.depth > grammar.max_depth:
@@ -161,10 +160,5 @@ def _key(vocabulary: Vocabulary, grammar: Grammar, known: FeatureTable,
                               "constructors": sorted(grammar.constructors.items()), "projections": grammar.projections,
                               "domain": vocabulary.domain.text, "format": 1}).encode())
     digest.update(np.ascontiguousarray(known.values).tobytes())
-    seen_instances = set()
-    for bridge, state in states:
-        if bridge.index not in seen_instances:
-            seen_instances.add(bridge.index)
-            digest.update(bridge.instance.text.encode())
-        digest.update(repr(sorted(state.atoms)).encode())
+    digest_states(digest, states)
     return digest.hexdigest()[:32]

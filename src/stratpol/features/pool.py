@@ -29,7 +29,7 @@ from stratpol.features.expression import canonical_expression, unparse_expressio
 from stratpol.features.grammar import Grammar
 from stratpol.features.own_constructors import DlplanOwnFeature, OwnFeature, uses_own_constructors
 from stratpol.features.table import FeatureTable, prune_equivalent
-from stratpol.features.vocabulary import InstanceBridge, Vocabulary
+from stratpol.features.vocabulary import InstanceBridge, Vocabulary, digest_states
 from stratpol.planning import State
 from stratpol.planning.quiet import captured_stderr, captured_stdout
 from stratpol.features.kind import Kind
@@ -128,13 +128,9 @@ def _pool_key(vocabulary: Vocabulary, grammar: Grammar, bridges_and_states: Sequ
     if grammar.projections:  # only then, so that the pools cached before projections existed stay valid
         payload["projections"] = True
     digest.update(json.dumps(payload, sort_keys=True).encode())
-    seen_instances = set()
-    for bridge, state in bridges_and_states:
-        if bridge.index not in seen_instances:
-            seen_instances.add(bridge.index)
-            digest.update(bridge.instance.text.encode())
-        digest.update(repr(sorted(state.atoms)).encode())
+    digest_states(digest, bridges_and_states)
     return digest.hexdigest()[:32]
+
 
 
 def generate_pool(vocabulary: Vocabulary, states: Sequence[tuple[InstanceBridge, State]], grammar: Grammar,
@@ -145,7 +141,7 @@ def generate_pool(vocabulary: Vocabulary, states: Sequence[tuple[InstanceBridge,
     pool = _generated_pool(vocabulary, states, grammar, cache_dir, progress)
     if grammar.distances is not None:
         known = FeatureTable.evaluate(pool, states)
-        distances = generated_distances(vocabulary, states, grammar, known, cache_dir, progress)
+        distances = generated_distances(vocabulary, states, grammar, known, parse_feature, cache_dir, progress)
         pool = FeaturePool(sorted([*pool, *distances], key=lambda f: f.complexity), pool.generation)
     return _with_listed_features(vocabulary, grammar, pool)
 

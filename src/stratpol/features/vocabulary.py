@@ -164,3 +164,14 @@ class InstanceBridge:
 
     def states(self, states: Iterable[State]) -> list[DlplanState]:
         return [self.state(s) for s in states]
+
+
+def digest_states(digest, bridges_and_states: Iterable[tuple[InstanceBridge, State]]) -> None:
+    """Add the states, and once each the text of the instance they belong to, to a hashlib digest
+    (the content hash of cached pools)."""
+    seen_instances = set()
+    for bridge, state in bridges_and_states:
+        if bridge.index not in seen_instances:
+            seen_instances.add(bridge.index)
+            digest.update(bridge.instance.text.encode())
+        digest.update(repr(sorted(state.atoms)).encode())
