@@ -5,10 +5,10 @@ every state (a robot's cell), so the distances a policy reads between sets (the 
 trucks to their packages' goals) are never generated. Here dlplan enumerates the concepts and
 roles up to the bounds of the grammar's `[distances]` table; a distance from C to D along R is a
 candidate where R chains (some pair of steps follows another in a state, so that distances above
-1 occur) and C and D hold only objects R connects (and are not empty in every state). Candidates are evaluated cheapest first,
-and one is kept where no pool feature and no earlier distance has its values on the states: the
-pruning by valuation dlplan applies to its own features. dlplan enumerates at most ENUMERATED
-concepts and roles for them.
+1 occur) and C and D hold only objects R connects (and are not empty in every state). Candidates
+are evaluated cheapest first, and one is kept where no pool feature and no earlier distance has
+its values on the states: the pruning by valuation dlplan applies to its own features. dlplan
+enumerates at most ENUMERATED concepts and roles for them.
 """
 
 from __future__ import annotations
@@ -81,17 +81,29 @@ def generated_distances(vocabulary: Vocabulary, states: Sequence[tuple[InstanceB
 
 
 def _candidates(ends: dict[int, list[_Part]], roles: Sequence[_Part], bounds: DistanceBounds) -> list[str]:
-    """Distance expressions, cheapest first, at most `bounds.candidates`: along each chaining role,
-    from one of its ends to another."""
-    found = []
+    """Distance expressions, at most `bounds.candidates`, by complexity and then by expression:
+    along each chaining role, from one of its ends to another. Only the complexities that fit
+    under the cap are spelt out (the pairs of ends can be millions)."""
+    triples = []  # (complexity, role, source, target), numbered
     for number, role in enumerate(roles):
-        for source in ends[number]:
-            for target in ends[number]:
+        parts = ends[number]
+        for i, source in enumerate(parts):
+            for j, target in enumerate(parts):
                 complexity = 1 + source.complexity + role.complexity + target.complexity
-                if source is not target and complexity <= bounds.complexity:
-                    found.append((complexity, f"n_concept_distance({source.expression},{role.expression},"
-                                              f"{target.expression})"))
-    found.sort()
+                if i != j and complexity <= bounds.complexity:
+                    triples.append((complexity, number, i, j))
+    counts: dict[int, int] = {}
+    for complexity, *_ in triples:
+        counts[complexity] = counts.get(complexity, 0) + 1
+    cutoff, total = bounds.complexity, 0
+    for complexity in sorted(counts):
+        total += counts[complexity]
+        if total >= bounds.candidates:
+            cutoff = complexity
+            break
+    found = sorted((complexity, f"n_concept_distance({ends[number][i].expression},{roles[number].expression},"
+                                f"{ends[number][j].expression})")
+                   for complexity, number, i, j in triples if complexity <= cutoff)
     return [expression for _, expression in found[:bounds.candidates]]
 
 
