@@ -303,7 +303,8 @@ def _synthesise(failure: GenexFailure, q: SubsetProblem, examples: list[Example]
     found = synthesise(failure, q.examples, states, rows.pool, run.vocabulary, run.plans, run.deadline)
     if found.features:
         rows.add_features(found.features)
-        first = _in_rows(failure, q).pending[0][0].value + _first_transition(_in_rows(failure, q), examples, rows)
+        named = _in_rows(failure, q)
+        first = named.pending[0][0].value + _first_transition(named, examples, rows)
         for feature in found.features:
             run.statistics.synthesised.append(feature.description)
             run.statistics.synthesised_for[feature.description] = first
