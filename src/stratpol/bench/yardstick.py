@@ -24,8 +24,8 @@ import numpy as np
 from stratpol.cache import cache_root
 from stratpol.features import FeatureTable, Vocabulary, load_grammar
 from stratpol.features.grammar import Grammar, grammars_root
-from stratpol.features.kind import Kind
-from stratpol.features.pool import PoolFeature, generate_pool, parse_feature
+from stratpol.errors import InputError
+from stratpol.features.pool import PoolFeature, generate_pool, parse_any_feature
 from stratpol.learner import learn
 from stratpol.learning.result import LearningFailure, LearningStatistics
 from stratpol.learning.settings import LearningSettings, learning_settings
@@ -92,7 +92,7 @@ def generated_part(grammar: Grammar, folder: Path) -> Path:
     written = load_grammar(path)
     expected = dataclasses.replace(grammar, name=written.name, features=(), distances=bounds)
     if written != expected:
-        raise ValueError(f"grammar {grammar.name} changes more than the complexity bound of the default grammar")
+        raise InputError(f"grammar {grammar.name} changes more than the complexity bound of the default grammar")
     return path
 
 
@@ -128,8 +128,10 @@ def _yardstick(listing: ListingGrammar, benchmarks: Path, grammars: Path, files:
     vocabulary = Vocabulary(domain)
     states = _plan_states(domain, vocabulary, paths, settings, cache)
     pool = list(generate_pool(vocabulary, states, load_grammar(settings.grammar), cache / "pools"))
-    synthesised = [_feature(vocabulary, f) for f in statistics.synthesised]
-    verdicts = tuple(_verdict(_feature(vocabulary, listed), pool, synthesised, statistics, states)
+    synthesised = [parse_any_feature(vocabulary, f) for f in statistics.synthesised]
+    found = [(kind, features, FeatureTable.evaluate(features, states).values)
+             for kind, features in (("generated", pool), ("synthesised", synthesised))]
+    verdicts = tuple(_verdict(parse_any_feature(vocabulary, listed), found, statistics, states)
                      for listed in grammar.features)
     training = f"{benchmark}/{domain_name} {paths[0].stem}-{paths[-1].stem}" if paths else f"{benchmark}/{domain_name}"
     return GrammarYardstick(grammar.name, training, len(states), len(pool), outcome, len(synthesised), seconds, verdicts)
@@ -162,26 +164,19 @@ def _plan_states(domain: Domain, vocabulary: Vocabulary, paths: Sequence[Path], 
     return states
 
 
-def _feature(vocabulary: Vocabulary, expression: str) -> PoolFeature:
-    return parse_feature(vocabulary, Kind.BOOLEAN if expression.startswith("b_") else Kind.NUMERICAL, expression)
-
-
-def _verdict(listed: PoolFeature, pool: Sequence[PoolFeature], synthesised: Sequence[PoolFeature],
+def _verdict(listed: PoolFeature, found: Sequence[tuple[str, Sequence[PoolFeature], np.ndarray]],
              statistics: LearningStatistics, states: Sequence) -> ListedFeatureVerdict:
-    """Whether a feature of the pool, else one synthesised, has the listed feature's values on `states`
-    (the cheapest such feature)."""
+    """Whether a feature of the pool, else one synthesised (`found`: each with its values on
+    `states`), has the listed feature's values on `states` (the cheapest such feature)."""
     listed_values = FeatureTable.evaluate([listed], states).values[:, 0]
     if len(set(listed_values.tolist())) < 2:  # any constant matches it: these states cannot tell
         return ListedFeatureVerdict(listed.description, listed.complexity, "constant on these states")
-    for found, features in (("generated", pool), ("synthesised", synthesised)):
-        if not features:
-            continue
-        table = FeatureTable.evaluate([listed, *features], states)
-        equal = np.flatnonzero((table.values[:, 1:] == table.values[:, :1]).all(axis=0))
-        if equal.size:
+    for kind, features, values in found:
+        equal = np.flatnonzero((values == listed_values[:, None]).all(axis=0)) if features else []
+        if len(equal):
             match = min((features[i] for i in equal), key=lambda f: (f.complexity, f.description))
-            requirement = statistics.synthesised_for.get(match.description) if found == "synthesised" else None
-            return ListedFeatureVerdict(listed.description, listed.complexity, found, match.description,
+            requirement = statistics.synthesised_for.get(match.description) if kind == "synthesised" else None
+            return ListedFeatureVerdict(listed.description, listed.complexity, kind, match.description,
                                         match.complexity, requirement)
     return ListedFeatureVerdict(listed.description, listed.complexity, "not found")
 

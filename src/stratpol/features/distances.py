@@ -32,6 +32,7 @@ from stratpol.planning import State
 from stratpol.planning.quiet import captured_stdout
 from stratpol.processes.limits import ChildDied, call_in_child
 from stratpol.processes.workers import can_fork_here
+from stratpol.progress import finish_status, report_status
 
 
 ENUMERATED = 20_000  # concepts and roles dlplan enumerates for the distances at most
@@ -66,6 +67,7 @@ def generated_distances(vocabulary: Vocabulary, states: Sequence[tuple[InstanceB
     kept = []
     for start in range(0, len(candidates), 500):  # batches: a distance costs a search per state
         batch = [parse(vocabulary, Kind.NUMERICAL, e) for e in candidates[start:start + 500]]
+        report_status(progress, "distances", start, len(candidates), f"{len(kept):,} kept")
         table = FeatureTable.evaluate(batch, states)
         for feature, column in zip(batch, table.values.T):
             if grammar.max_depth is not None and feature.depth > grammar.max_depth:
@@ -73,6 +75,7 @@ def generated_distances(vocabulary: Vocabulary, states: Sequence[tuple[InstanceB
             if column.tobytes() not in seen:
                 seen.add(column.tobytes())
                 kept.append(feature)
+    finish_status(progress, "distances")
     progress(f"distances: {len(kept):,} of {len(candidates):,} distinct on {len(states):,} states "
              f"({time.perf_counter() - started:.1f} s)")
     if path is not None:

@@ -156,9 +156,8 @@ def _with_listed_features(vocabulary: Vocabulary, grammar: Grammar, pool: Featur
     present = {f.description for f in pool}
     listed = []
     for expression in grammar.features:
-        kind = Kind.BOOLEAN if expression.startswith("b_") else Kind.NUMERICAL
         try:
-            feature = parse_feature(vocabulary, kind, expression)
+            feature = parse_any_feature(vocabulary, expression)
         except ValueError as error:
             raise InputError(str(error), grammar.path) from None
         if feature.description not in present:
@@ -369,6 +368,11 @@ def parse_feature(vocabulary: Vocabulary, kind: Kind, description: str) -> PoolF
             failure = error
     reason = _parse_reason(report[0]) or str(failure)
     raise ValueError(f"cannot parse {kind.value} feature {description!r}: {reason}")
+
+
+def parse_any_feature(vocabulary: Vocabulary, expression: str) -> PoolFeature:
+    """`parse_feature` with the kind its expression names: b_... Boolean, else numerical."""
+    return parse_feature(vocabulary, Kind.BOOLEAN if expression.startswith("b_") else Kind.NUMERICAL, expression)
 
 
 # dlplan prints a role distance as n_role_distance_numerical(...), a name its parser does not read

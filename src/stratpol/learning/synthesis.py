@@ -24,8 +24,7 @@ import numpy as np
 from dlplan.core import DenotationsCaches
 
 from stratpol.features.expression import OWN_CONSTRUCTORS, parse_expression, unparse_expression
-from stratpol.features.kind import Kind
-from stratpol.features.pool import PoolFeature, parse_feature
+from stratpol.features.pool import PoolFeature, parse_any_feature
 from stratpol.features.table import FeatureTable
 from stratpol.features.vocabulary import InstanceBridge, Vocabulary
 from stratpol.learning.chains import INFINITE, cheapest_chains, monotone, monotone_given
@@ -187,8 +186,7 @@ def synthesise(failure: GenexFailure, examples: LearningExamples, states: Sequen
         near = sorted(first_refinements, key=lambda c: c.compute_complexity())[:3 * DISTANCE_ENDS]
         search.distances(sources, steps, cheapest[:DISTANCE_ENDS] + near)
     ranked = sorted(search.found.values(), key=lambda c: (not c.general, -c.hits, c.complexity, c.expression))
-    features = tuple(parse_feature(vocabulary, Kind.BOOLEAN if c.expression.startswith("b_") else Kind.NUMERICAL,
-                                   c.expression) for c in ranked[:KEPT])
+    features = tuple(parse_any_feature(vocabulary, c.expression) for c in ranked[:KEPT])
     best = tuple(sorted(search.closest, key=lambda c: (not c.hits_first, -c.hits, c.complexity))[:3])
     return Synthesis(features, best, search.evaluated, time.perf_counter() - started)
 
